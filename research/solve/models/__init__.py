@@ -1,0 +1,1 @@
+"""MiniZinc models shipped with research.solve (.mzn files)."""

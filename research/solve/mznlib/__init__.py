@@ -1,0 +1,1 @@
+"""MiniZinc include directory (compatibility redefinitions); holds .mzn files only."""
