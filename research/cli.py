@@ -1,5 +1,295 @@
-"""`ludolab` command line."""
+"""`ludolab` command line: thin subcommands over the library.
+
+Errors people can fix (a bad file, an unknown name, an unsatisfiable set, a missing MiniZinc)
+print one message to stderr and exit with status 2; nothing half-written is left behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+
+from envs.catan.board import BoardError, iter_boards, read_board, write_boards
+from envs.catan.topology import LayoutError
+from research.catan.constraint_set import ConstraintSetError, load_constraint_set, shipped_sets
+from research.catan.constraints import OBJECTIVES, REGISTRY, ConstraintError
+from research.catan.samplers import SAMPLERS, SamplingError
+from research.solve import SolveError
+
+USER_ERRORS = (
+    BoardError,
+    LayoutError,
+    ConstraintSetError,
+    ConstraintError,
+    SamplingError,
+    SolveError,
+    FileNotFoundError,
+    NotADirectoryError,
+    PermissionError,
+)
 
 
-def main(argv: list[str] | None = None) -> int:
-    raise SystemExit("ludolab: not yet implemented")
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "run"):
+        parser.print_help()
+        return 2
+    try:
+        return args.run(args) or 0
+    except USER_ERRORS as exc:
+        print(f"ludolab: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("ludolab: interrupted", file=sys.stderr)
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="ludolab",
+        description=(
+            "Which constraints on a game's setup make the game better to play? Generate setups "
+            "with MiniZinc, play them, compare."
+        ),
+    )
+    sub = p.add_subparsers(metavar="COMMAND")
+
+    demo = sub.add_parser(
+        "demo",
+        help="the main job: generate boards under two constraint "
+        "sets, summarise them, draw them under results/",
+    )
+    demo.add_argument("--out", default="results/demo", help="output folder (default %(default)s)")
+    demo.add_argument("-n", type=int, default=100, help="boards per constraint set")
+    demo.add_argument("--seed", type=int, default=2019)
+    demo.set_defaults(run=_demo)
+
+    solve = sub.add_parser("solve", help="MiniZinc smoke tests")
+    solve_sub = solve.add_subparsers(metavar="MODEL")
+    magic = solve_sub.add_parser("magic-square", help="the seed's 3x3 magic square")
+    magic.add_argument("--all", action="store_true", help="all solutions")
+    magic.add_argument("--stats", action="store_true", help="print Gecode's statistics")
+    magic.add_argument(
+        "--break-symmetry",
+        action="store_true",
+        help="add the seed's two symmetry-breaking constraints (with --stats: "
+        "compare the search with and without them)",
+    )
+    magic.set_defaults(run=_magic_square)
+
+    gen = sub.add_parser("generate", help="generate game setups")
+    gen_sub = gen.add_subparsers(metavar="GAME")
+    cat = gen_sub.add_parser("catan", help="Catan boards from a constraint set")
+    cat.add_argument(
+        "--constraints",
+        "-c",
+        required=True,
+        metavar="NAME|FILE",
+        help=f"a shipped set ({', '.join(shipped_sets())}) or a .toml file",
+    )
+    cat.add_argument(
+        "-n",
+        type=int,
+        default=None,
+        help="boards to draw (default 1; enumerate: a cap, default all)",
+    )
+    cat.add_argument("--sampler", choices=SAMPLERS, default="uniform")
+    cat.add_argument("--seed", type=int, default=0, help="master seed (default %(default)s)")
+    cat.add_argument("--out", "-o", required=True, help="output .jsonl (one board per line)")
+    cat.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="CONSTRAINT.PARAM=VALUE",
+        help="override a parameter of the set, e.g. "
+        "seed-2019-marker-threshold.threshold=22 (TOML value syntax)",
+    )
+    cat.add_argument(
+        "--objective",
+        choices=sorted(OBJECTIVES),
+        default="pip-spread",
+        help="for --sampler optimise",
+    )
+    cat.add_argument("--time-limit", type=float, default=None, help="seconds of solver search")
+    cat.add_argument(
+        "--max-draws",
+        type=int,
+        default=50_000_000,
+        help="shuffles the uniform sampler may try (default %(default)s)",
+    )
+    cat.add_argument("--pictures", metavar="DIR", help="also draw the first boards (PNG) here")
+    cat.set_defaults(run=_generate_catan)
+
+    show = sub.add_parser("show", help="draw a board (PNG, SVG or PDF by the --out suffix)")
+    show.add_argument(
+        "board",
+        help="a board .json, or a .jsonl (the first board, or FILE:K for the K-th, 1-based)",
+    )
+    show.add_argument("--out", "-o", required=True)
+    show.add_argument("--title", default=None)
+    show.set_defaults(run=_show)
+
+    cons = sub.add_parser("constraints", help="the constraint library and shipped sets")
+    cons_sub = cons.add_subparsers(metavar="ACTION")
+    lst = cons_sub.add_parser("list", help="list constraints, their parameters, and sets")
+    lst.set_defaults(run=_constraints_list)
+    shw = cons_sub.add_parser("show", help="show a constraint set and its MiniZinc model")
+    shw.add_argument("set", metavar="NAME|FILE")
+    shw.add_argument("--model", action="store_true", help="print the generated MiniZinc model")
+    shw.set_defaults(run=_constraints_show)
+
+    uni = sub.add_parser(
+        "check-uniformity",
+        help="chi-square test of a sampler against uniform on an enumerable constraint set",
+    )
+    uni.add_argument("--constraints", "-c", default="seed-2019-tiles", metavar="NAME|FILE")
+    uni.add_argument("--sampler", choices=("uniform", "solver"), default="uniform")
+    uni.add_argument("--draws", type=int, default=20_000)
+    uni.add_argument("--seed", type=int, default=0)
+    uni.set_defaults(run=_check_uniformity)
+    return p
+
+
+# ----------------------------------------------------------------------------------------------
+
+
+def _parse_params(items: list[str]) -> dict:
+    out = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or "." not in key:
+            raise ConstraintSetError(
+                f"--param {item!r}: expected CONSTRAINT.PARAM=VALUE, e.g. "
+                f"red-numbers-apart.numbers=[6,8]"
+            )
+        try:
+            out[key.strip()] = tomllib.loads(f"v = {value}")["v"]
+        except tomllib.TOMLDecodeError:
+            out[key.strip()] = value  # a bare word, e.g. a choice like seed-2019-block
+    return out
+
+
+def _magic_square(args: argparse.Namespace) -> int:
+    from research.solve.magic_square import run_magic_square_cli
+
+    print(run_magic_square_cli(args.all, args.stats, args.break_symmetry))
+    return 0
+
+
+def _generate_catan(args: argparse.Namespace) -> int:
+    from research.catan.generate import generate_boards
+
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        raise NotADirectoryError(f"--out {out}: the folder {out.parent} does not exist")
+    cset = load_constraint_set(args.constraints, _parse_params(args.param))
+    boards, report = generate_boards(
+        cset,
+        args.n,
+        args.sampler,
+        args.seed,
+        objective=args.objective,
+        time_limit=args.time_limit,
+        max_draws=args.max_draws,
+    )
+    count = write_boards(boards, out)
+    print(f"{count} boards for {cset.label} ({args.sampler} sampler, seed {args.seed}) -> {out}")
+    print(_report_lines(report, count))
+    if args.pictures:
+        from research.plots.board import render_board
+
+        folder = Path(args.pictures)
+        folder.mkdir(parents=True, exist_ok=True)
+        for k, board in enumerate(boards[:8], 1):
+            render_board(board, folder / f"{cset.name}-{k}.png", title=f"{cset.name} #{k}")
+        print(f"pictures of the first {min(8, len(boards))} boards -> {folder}/")
+    return 0
+
+
+def _report_lines(report, count: int) -> str:
+    lines = [
+        f"  {count / report.seconds:,.0f} boards/s ({report.seconds:.2f} s)"
+        if report.seconds
+        else ""
+    ]
+    if report.acceptance is not None:
+        lines.append(
+            f"  acceptance {report.acceptance:.2e} ({report.accepted:,} of "
+            f"{report.draws:,} fair shuffles)"
+        )
+    lines.append(f"  distribution: {'uniform' if report.uniform else 'NOT uniform'}")
+    if report.exhausted is not None:
+        lines.append(f"  enumeration {'complete' if report.exhausted else 'NOT complete'}")
+    lines += [f"  note: {n}" for n in report.notes]
+    return "\n".join(line for line in lines if line)
+
+
+def _show(args: argparse.Namespace) -> int:
+    from research.plots.board import render_board
+
+    source, _, index = args.board.rpartition(":")
+    if source and index.isdigit() and source.endswith(".jsonl"):
+        k = int(index)
+        boards = list(iter_boards(source))
+        if not 1 <= k <= len(boards):
+            raise BoardError(f"{source}: asked for board {k}, the file holds {len(boards)}")
+        board = boards[k - 1]
+    else:
+        board = read_board(args.board)
+    path = render_board(board, args.out, title=args.title or f"board {board.id}")
+    print(f"board {board.id} -> {path}")
+    return 0
+
+
+def _constraints_list(args: argparse.Namespace) -> int:
+    print('Constraints (use in a set\'s [[constraint]] table as name = "..."):\n')
+    for name in sorted(REGISTRY):
+        cls = REGISTRY[name]
+        print(f"{name}  [reads {', '.join(sorted(cls.reads)) or 'what it fixes'}]")
+        print(f"    {cls.summary}")
+        for pname, p in cls.params.items():
+            default = "none" if p.default is None else p.default
+            print(f"    - {pname} (default {default}): {p.doc}")
+    print('minizinc  [raw MiniZinc: code = "...", reads = [...]; solver samplers only]')
+    print("\nObjectives (--sampler optimise --objective NAME):")
+    for o in OBJECTIVES.values():
+        print(f"  {o.name}: {o.sense} {o.summary}")
+    print("\nShipped constraint sets (ludolab constraints show NAME):")
+    for name in shipped_sets():
+        print(f"  {name}: {load_constraint_set(name).description.splitlines()[0][:90]}")
+    return 0
+
+
+def _constraints_show(args: argparse.Namespace) -> int:
+    cset = load_constraint_set(args.set)
+    print(cset.describe())
+    if args.model:
+        from research.catan.model import SEARCH_DEFAULT, board_model
+
+        print("\n" + board_model(cset, search=SEARCH_DEFAULT))
+    return 0
+
+
+def _check_uniformity(args: argparse.Namespace) -> int:
+    from research.catan.uniformity import check_uniformity
+
+    result = check_uniformity(
+        load_constraint_set(args.constraints), args.sampler, args.draws, args.seed
+    )
+    print(result.summary())
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from research.demo import run_demo
+
+    run_demo(Path(args.out), n=args.n, seed=args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

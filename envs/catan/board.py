@@ -93,11 +93,15 @@ class Board:
     def from_dict(cls, data: object, source: str = "<board>") -> Board:
         """Parse and validate a board dict; raise :class:`BoardError` naming source and field."""
         if not isinstance(data, dict):
-            raise BoardError(f"{source}: expected a JSON object with fields "
-                             f"terrain, numbers, harbors, robber; got {type(data).__name__}")
+            raise BoardError(
+                f"{source}: expected a JSON object with fields "
+                f"terrain, numbers, harbors, robber; got {type(data).__name__}"
+            )
         schema = data.get("schema", SCHEMA)
         if schema != SCHEMA:
-            raise BoardError(f"{source}: field 'schema' is {schema!r}; this version reads {SCHEMA!r}")
+            raise BoardError(
+                f"{source}: field 'schema' is {schema!r}; this version reads {SCHEMA!r}"
+            )
         layout_name = data.get("layout", "standard")
         try:
             layout = load_layout(str(layout_name))
@@ -110,8 +114,10 @@ class Board:
         harbors = _codes(data["harbors"], HARBOR_TYPES, "harbors", len(layout.harbor_slots), source)
         raw_numbers = data["numbers"]
         if not isinstance(raw_numbers, list) or len(raw_numbers) != layout.n_hexes:
-            raise BoardError(f"{source}: field 'numbers' must be a list of {layout.n_hexes} "
-                             f"entries (a token 2..12 per hex, null on the desert)")
+            raise BoardError(
+                f"{source}: field 'numbers' must be a list of {layout.n_hexes} "
+                f"entries (a token 2..12 per hex, null on the desert)"
+            )
         numbers = []
         for i, n in enumerate(raw_numbers):
             if n is None or n == 0:
@@ -119,17 +125,27 @@ class Board:
             elif isinstance(n, int) and not isinstance(n, bool) and n in NUMBERS:
                 numbers.append(n)
             else:
-                raise BoardError(f"{source}: field 'numbers[{i}]' is {n!r}; expected one of "
-                                 f"{', '.join(map(str, NUMBERS))} or null on the desert")
+                raise BoardError(
+                    f"{source}: field 'numbers[{i}]' is {n!r}; expected one of "
+                    f"{', '.join(map(str, NUMBERS))} or null on the desert"
+                )
         robber = data["robber"]
-        if not isinstance(robber, int) or isinstance(robber, bool) or not 0 <= robber < layout.n_hexes:
-            raise BoardError(f"{source}: field 'robber' is {robber!r}; expected a hex index "
-                             f"0..{layout.n_hexes - 1}")
+        if (
+            not isinstance(robber, int)
+            or isinstance(robber, bool)
+            or not 0 <= robber < layout.n_hexes
+        ):
+            raise BoardError(
+                f"{source}: field 'robber' is {robber!r}; expected a hex index "
+                f"0..{layout.n_hexes - 1}"
+            )
         board = cls(tuple(terrain), tuple(numbers), tuple(harbors), robber, layout.name)
         board.validate(source)
         if "id" in data and data["id"] != board.id:
-            raise BoardError(f"{source}: field 'id' is {data['id']!r} but the content hashes to "
-                             f"{board.id!r}; the file was edited or corrupted (drop 'id' to accept)")
+            raise BoardError(
+                f"{source}: field 'id' is {data['id']!r} but the content hashes to "
+                f"{board.id!r}; the file was edited or corrupted (drop 'id' to accept)"
+            )
         return board
 
     @classmethod
@@ -137,8 +153,9 @@ class Board:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise BoardError(f"{source}: not valid JSON ({exc.msg} at line {exc.lineno}, "
-                             f"column {exc.colno})") from exc
+            raise BoardError(
+                f"{source}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+            ) from exc
         return cls.from_dict(data, source)
 
     def validate(self, source: str = "<board>") -> None:
@@ -148,43 +165,58 @@ class Board:
         have = Counter(self.terrain)
         for code in sorted(set(want) | set(have)):
             if want[code] != have[code]:
-                raise BoardError(f"{source}: field 'terrain' has {have[code]} {TERRAINS[code]} "
-                                 f"hexes; the {layout.name} layout needs {want[code]}")
+                raise BoardError(
+                    f"{source}: field 'terrain' has {have[code]} {TERRAINS[code]} "
+                    f"hexes; the {layout.name} layout needs {want[code]}"
+                )
         for i, (t, n) in enumerate(zip(self.terrain, self.numbers, strict=True)):
             if t == DESERT and n:
-                raise BoardError(f"{source}: field 'numbers[{i}]' is {n} but hex {i} is the "
-                                 f"desert, which carries no number (use null)")
+                raise BoardError(
+                    f"{source}: field 'numbers[{i}]' is {n} but hex {i} is the "
+                    f"desert, which carries no number (use null)"
+                )
             if t != DESERT and not n:
-                raise BoardError(f"{source}: field 'numbers[{i}]' is empty but hex {i} is "
-                                 f"{TERRAINS[t]}; every producing hex needs a token")
+                raise BoardError(
+                    f"{source}: field 'numbers[{i}]' is empty but hex {i} is "
+                    f"{TERRAINS[t]}; every producing hex needs a token"
+                )
         want_n, have_n = Counter(layout.number_counts), Counter(n for n in self.numbers if n)
         for n in sorted(set(want_n) | set(have_n)):
             if want_n[n] != have_n[n]:
-                raise BoardError(f"{source}: field 'numbers' has {have_n[n]} token(s) {n}; "
-                                 f"the {layout.name} layout needs {want_n[n]}")
+                raise BoardError(
+                    f"{source}: field 'numbers' has {have_n[n]} token(s) {n}; "
+                    f"the {layout.name} layout needs {want_n[n]}"
+                )
         want_h = Counter({HARBOR_TYPES.index(h): n for h, n in layout.harbor_counts.items()})
         have_h = Counter(self.harbors)
         for code in sorted(set(want_h) | set(have_h)):
             if want_h[code] != have_h[code]:
-                raise BoardError(f"{source}: field 'harbors' has {have_h[code]} "
-                                 f"{HARBOR_TYPES[code]} harbor(s); the {layout.name} layout "
-                                 f"needs {want_h[code]}")
+                raise BoardError(
+                    f"{source}: field 'harbors' has {have_h[code]} "
+                    f"{HARBOR_TYPES[code]} harbor(s); the {layout.name} layout "
+                    f"needs {want_h[code]}"
+                )
         if self.terrain[self.robber] != DESERT:
-            raise BoardError(f"{source}: field 'robber' is hex {self.robber} "
-                             f"({TERRAINS[self.terrain[self.robber]]}); the robber starts on "
-                             f"the desert")
+            raise BoardError(
+                f"{source}: field 'robber' is hex {self.robber} "
+                f"({TERRAINS[self.terrain[self.robber]]}); the robber starts on "
+                f"the desert"
+            )
 
 
-def _codes(values: object, names: tuple[str, ...], field: str, length: int,
-           source: str) -> list[int]:
+def _codes(
+    values: object, names: tuple[str, ...], field: str, length: int, source: str
+) -> list[int]:
     if not isinstance(values, list) or len(values) != length:
-        raise BoardError(f"{source}: field {field!r} must be a list of {length} names "
-                         f"from {', '.join(names)}")
+        raise BoardError(
+            f"{source}: field {field!r} must be a list of {length} names from {', '.join(names)}"
+        )
     codes = []
     for i, v in enumerate(values):
         if v not in names:
-            raise BoardError(f"{source}: field '{field}[{i}]' is {v!r}; expected one of "
-                             f"{', '.join(names)}")
+            raise BoardError(
+                f"{source}: field '{field}[{i}]' is {v!r}; expected one of {', '.join(names)}"
+            )
         codes.append(names.index(v))
     return codes
 

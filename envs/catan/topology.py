@@ -102,7 +102,9 @@ def build_layout(spec: dict, source: str = "<layout>") -> Layout:
         slot_positions = [int(i) for i in spec["harbor_slots"]["printed_frame"]]
         name = str(spec["name"])
     except (KeyError, TypeError, ValueError) as exc:
-        raise LayoutError(f"{source}: malformed layout ({exc!r}); see layouts/standard.json") from exc
+        raise LayoutError(
+            f"{source}: malformed layout ({exc!r}); see layouts/standard.json"
+        ) from exc
     if len(set(axial)) != len(axial):
         raise LayoutError(f"{source}: field 'hexes.axial' lists a hex twice")
     if sum(resource_counts.values()) != len(axial):
@@ -119,8 +121,13 @@ def build_layout(spec: dict, source: str = "<layout>") -> Layout:
 
     index = {h: i for i, h in enumerate(axial)}
     hex_neighbours = tuple(
-        tuple(sorted(index[(q + dq, r + dr)] for dq, dr in _NEIGHBOUR_DIRECTIONS
-                     if (q + dq, r + dr) in index))
+        tuple(
+            sorted(
+                index[(q + dq, r + dr)]
+                for dq, dr in _NEIGHBOUR_DIRECTIONS
+                if (q + dq, r + dr) in index
+            )
+        )
         for q, r in axial
     )
 
@@ -154,7 +161,9 @@ def build_layout(spec: dict, source: str = "<layout>") -> Layout:
 
     coast = _walk_coast(paths, path_hexes, hex_intersections)
     if any(not 0 <= i < len(coast) for i in slot_positions):
-        raise LayoutError(f"{source}: field 'harbor_slots.printed_frame' must index 0..{len(coast) - 1}")
+        raise LayoutError(
+            f"{source}: field 'harbor_slots.printed_frame' must index 0..{len(coast) - 1}"
+        )
     harbor_slots = tuple(coast[i] for i in slot_positions)
     if len(harbor_slots) != sum(harbor_counts.values()):
         raise LayoutError(
@@ -229,9 +238,11 @@ def load_layout(name_or_path: str = "standard") -> Layout:
     else:
         shipped = resources.files("envs.catan") / "layouts" / f"{name_or_path}.json"
         if not shipped.is_file():
-            known = sorted(p.name.removesuffix(".json")
-                           for p in (resources.files("envs.catan") / "layouts").iterdir()
-                           if p.name.endswith(".json"))
+            known = sorted(
+                p.name.removesuffix(".json")
+                for p in (resources.files("envs.catan") / "layouts").iterdir()
+                if p.name.endswith(".json")
+            )
             raise LayoutError(f"unknown layout {name_or_path!r}; known layouts: {', '.join(known)}")
         text, source = shipped.read_text(), f"layouts/{name_or_path}.json"
     try:

@@ -126,11 +126,20 @@ class CompiledModel:
 
     # -- public ----------------------------------------------------------------------------
     def sample_result(
-        self, seed: int, *, n: int = 1, time_limit: float | None = None
+        self,
+        seed: int,
+        *,
+        n: int = 1,
+        time_limit: float | None = None,
+        luby_scale: int | None = None,
     ) -> SolveResult:
         """Like `sample`, but returns the `SolveResult` with Gecode's statistics.
 
         ``stats.restarts`` should be about ``n``; more means some searches hit the cutoff.
+        ``luby_scale``: restart on a Luby sequence of failure cutoffs (scale x 1, 1, 2, 1, ...)
+        instead of only after solutions. For tight models a randomised search can sink into a
+        huge empty subtree (heavy tails); cutoffs escape it, at the price of a distribution
+        that also depends on the cutoffs.
         """
         self._require_satisfy("sample()")
         if not self.randomised:
@@ -142,13 +151,21 @@ class CompiledModel:
         if n < 1:
             raise ValueError(f"n must be at least 1, got {n}")
         flags = ["-r", str(gecode_seed(seed)), "-n", str(n)]
-        flags += ["-restart", "constant", "-restart-scale", str(_NO_CUTOFF)]
+        if luby_scale is None:
+            flags += ["-restart", "constant", "-restart-scale", str(_NO_CUTOFF)]
+        else:
+            flags += ["-restart", "luby", "-restart-scale", str(luby_scale)]
         flags += solver_time_limit_args(time_limit)
         run = self._run(flags)
         return self._result(run, time_limit=time_limit, stopped_early=len(run.solutions) < n)
 
     def sample(
-        self, seed: int, *, n: int = 1, time_limit: float | None = None
+        self,
+        seed: int,
+        *,
+        n: int = 1,
+        time_limit: float | None = None,
+        luby_scale: int | None = None,
     ) -> list[dict[str, Any]]:
         """Draw `n` solutions from one fzn-gecode process seeded with `seed`.
 
@@ -164,7 +181,7 @@ class CompiledModel:
         With `time_limit` (seconds) the list may be shorter than `n`; with no solution in time
         `UnknownResult` is raised. Raises `Unsatisfiable` when there is no solution at all.
         """
-        return self.sample_result(seed, n=n, time_limit=time_limit).solutions
+        return self.sample_result(seed, n=n, time_limit=time_limit, luby_scale=luby_scale).solutions
 
     def solve_all(
         self, *, time_limit: float | None = None, max_solutions: int | None = None

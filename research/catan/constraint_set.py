@@ -1,0 +1,234 @@
+"""Constraint sets: TOML files that list library constraints with their parameters.
+
+Format::
+
+    name = "official"                       # optional; defaults to the file name
+    description = "6 and 8 never adjacent"  # optional
+    layout = "standard"                     # optional
+
+    [[constraint]]
+    name = "red-numbers-apart"             # a library constraint (`ludolab constraints list`)
+    numbers = [6, 8]                        # its parameters; omitted ones take their defaults
+
+    [[constraint]]
+    name = "minizinc"                       # raw MiniZinc: solver face only, no Python face
+    code = "terrain[10] = 5"                # a boolean expression over terrain/number/harbor
+    reads = ["terrain"]
+
+Shipped sets live in ``research/catan/constraint_sets/``; a set is named by its file stem there
+or by a path to a ``.toml`` file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from research.catan.constraints import (
+    PARTS,
+    Constraint,
+    ConstraintError,
+    Fixed,
+    make_constraint,
+)
+
+
+class ConstraintSetError(ValueError):
+    """A constraint set file is missing or malformed; the message names file and entry."""
+
+
+@dataclass(frozen=True)
+class RawMiniZinc:
+    """A user's raw MiniZinc constraint: only a solver face."""
+
+    code: str
+    reads: frozenset[str]
+
+    def describe(self) -> str:
+        return f"minizinc({self.code!r})"
+
+
+@dataclass(frozen=True)
+class ConstraintSet:
+    """A named list of constraints on one layout.
+
+    Attributes:
+        name: the set's name (file stem for shipped sets).
+        constraints: library constraints (both faces).
+        raw: raw MiniZinc constraints (solver face only).
+        source: where it was read from, for messages.
+    """
+
+    name: str
+    constraints: tuple[Constraint, ...]
+    raw: tuple[RawMiniZinc, ...] = ()
+    description: str = ""
+    layout: str = "standard"
+    source: str = "<constraint set>"
+    params_overridden: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """How messages name this set."""
+        return f"constraint set {self.name!r}"
+
+    @property
+    def reads(self) -> frozenset[str]:
+        """Board parts that some constraint looks at."""
+        parts = set()
+        for c in (*self.constraints, *self.raw):
+            parts |= c.reads
+        return frozenset(parts)
+
+    @property
+    def fixed(self) -> dict[str, tuple[int, ...]]:
+        """Parts fixed by a ``fixed`` constraint: part -> codes."""
+        out: dict[str, tuple[int, ...]] = {}
+        for c in self.constraints:
+            if isinstance(c, Fixed):
+                out.update({p: c.values[p] for p in PARTS if c.values[p] is not None})
+        return out
+
+    @property
+    def has_python_faces(self) -> bool:
+        return not self.raw
+
+    def check(self, terrain: np.ndarray, numbers: np.ndarray, harbors: np.ndarray) -> np.ndarray:
+        """All Python faces on a batch: (B, n_hexes), (B, n_hexes), (B, n_slots) -> (B,) bool."""
+        ok = np.ones(terrain.shape[0], dtype=bool)
+        for c in self.constraints:
+            ok &= c.check(terrain, numbers, harbors)
+        return ok
+
+    def violated(self, terrain: np.ndarray, numbers: np.ndarray, harbors: np.ndarray) -> list[str]:
+        """Names of the constraints one board (1-D arrays) violates, by the Python faces."""
+        t, n, h = terrain[None, :], numbers[None, :], harbors[None, :]
+        return [c.describe() for c in self.constraints if not c.check(t, n, h)[0]]
+
+    def describe(self) -> str:
+        lines = [f"{self.name}: {self.description}".rstrip(": ")]
+        lines += [f"  - {c.describe()}" for c in (*self.constraints, *self.raw)]
+        if not self.constraints and not self.raw:
+            lines.append("  (no constraints: a fair shuffle)")
+        return "\n".join(lines)
+
+
+def shipped_sets() -> list[str]:
+    """Names of the constraint sets shipped with ludolab."""
+    folder = resources.files("research.catan") / "constraint_sets"
+    return sorted(
+        p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
+    )
+
+
+def load_constraint_set(
+    name_or_path: str | Path, overrides: dict[str, Any] | None = None
+) -> ConstraintSet:
+    """Load a shipped set by name, or a TOML file by path.
+
+    Args:
+        name_or_path: a shipped set's name (see :func:`shipped_sets`) or a path to a .toml file.
+        overrides: ``{"constraint-name.param": value}`` replacing parameters in the file, e.g.
+            ``{"seed-2019-marker-threshold.threshold": 22}``.
+    """
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        if not path.is_file():
+            raise ConstraintSetError(f"{path}: no such constraint set file")
+        text, source, default_name = path.read_text(), str(path), path.stem
+    else:
+        shipped = resources.files("research.catan") / "constraint_sets" / f"{name_or_path}.toml"
+        if not shipped.is_file():
+            raise ConstraintSetError(
+                f"unknown constraint set {str(name_or_path)!r}; shipped sets: "
+                f"{', '.join(shipped_sets())}; or give a path to a .toml file"
+            )
+        text, source, default_name = (
+            shipped.read_text(),
+            f"constraint_sets/{name_or_path}.toml",
+            str(name_or_path),
+        )
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConstraintSetError(f"{source}: not valid TOML: {exc}") from exc
+    return parse_constraint_set(data, source, default_name, overrides or {})
+
+
+def parse_constraint_set(
+    data: dict[str, Any], source: str, default_name: str, overrides: dict[str, Any]
+) -> ConstraintSet:
+    """Build a :class:`ConstraintSet` from parsed TOML; errors name ``source`` and the entry."""
+    allowed_top = {"name", "description", "layout", "constraint"}
+    extra = set(data) - allowed_top
+    if extra:
+        raise ConstraintSetError(
+            f"{source}: unknown key {sorted(extra)[0]!r}; allowed keys: "
+            f"{', '.join(sorted(allowed_top))} (constraints go in "
+            f"[[constraint]] tables)"
+        )
+    layout = str(data.get("layout", "standard"))
+    entries = data.get("constraint", [])
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ConstraintSetError(
+            f"{source}: 'constraint' must be an array of tables "
+            f"([[constraint]] with a name and parameters)"
+        )
+    pending = dict(overrides)
+    constraints: list[Constraint] = []
+    raw: list[RawMiniZinc] = []
+    for i, entry in enumerate(entries):
+        where = f"{source}: constraint[{i}]"
+        if "name" not in entry:
+            raise ConstraintSetError(f"{where}: missing 'name' (see `ludolab constraints list`)")
+        cname = entry["name"]
+        params = {k: v for k, v in entry.items() if k != "name"}
+        for key in list(pending):
+            target, _, param = key.partition(".")
+            if target == cname:
+                params[param] = pending.pop(key)
+        if cname == "minizinc":
+            raw.append(_parse_raw(params, where))
+            continue
+        try:
+            constraints.append(make_constraint(cname, layout, **params))
+        except ConstraintError as exc:
+            raise ConstraintSetError(f"{where}: {exc}") from None
+    if pending:
+        names = ", ".join(sorted({e.get("name", "?") for e in entries})) or "none"
+        raise ConstraintSetError(
+            f"{source}: cannot override {sorted(pending)[0]!r}: the set has "
+            f"no such constraint (its constraints: {names})"
+        )
+    return ConstraintSet(
+        name=str(data.get("name", default_name)),
+        constraints=tuple(constraints),
+        raw=tuple(raw),
+        description=str(data.get("description", "")),
+        layout=layout,
+        source=source,
+        params_overridden=dict(overrides),
+    )
+
+
+def _parse_raw(params: dict[str, Any], where: str) -> RawMiniZinc:
+    code, reads = params.get("code"), params.get("reads", list(PARTS))
+    if not isinstance(code, str) or not code.strip():
+        raise ConstraintSetError(
+            f"{where}: a 'minizinc' constraint needs code = \"<a MiniZinc "
+            f'boolean expression over terrain, number, harbor>"'
+        )
+    if not isinstance(reads, list) or not set(reads) <= set(PARTS):
+        raise ConstraintSetError(f"{where}: 'reads' must list parts from {', '.join(PARTS)}")
+    unknown = set(params) - {"code", "reads"}
+    if unknown:
+        raise ConstraintSetError(
+            f"{where}: unknown key {sorted(unknown)[0]!r} for a 'minizinc' "
+            f"constraint (allowed: code, reads)"
+        )
+    return RawMiniZinc(code.strip().rstrip(";"), frozenset(reads))
