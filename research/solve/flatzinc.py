@@ -69,11 +69,19 @@ class CompiledModel:
     randomised: bool = False  # solve item carries a random search annotation
 
     # -- running -------------------------------------------------------------------------
-    def _run(self, flags: Sequence[str]) -> FznRun:
+    def _run(self, flags: Sequence[str], wall_limit: float | None = None) -> FznRun:
         toolchain = find_toolchain()
         cmd = [str(toolchain.fzn_gecode), "-s", *flags, "-"]
         try:
-            proc = subprocess.run(cmd, input=self.fzn, capture_output=True, text=True)
+            proc = subprocess.run(
+                cmd, input=self.fzn, capture_output=True, text=True, timeout=wall_limit
+            )
+        except subprocess.TimeoutExpired as exc:
+            # Gecode 6.2.0 restarts its -t clock with every restart, so restart-based sampling
+            # can outlive the limit; the process is killed here and keeps what it printed.
+            out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else exc.stdout or ""
+            run = parse_solution_stream(out[: out.rfind("----------") + 10] if out else "")
+            return run
         except OSError as exc:
             raise SolveError(
                 f"could not run {cmd[0]}: {exc}", model=self.model, label=self.label
@@ -156,7 +164,7 @@ class CompiledModel:
         else:
             flags += ["-restart", "luby", "-restart-scale", str(luby_scale)]
         flags += solver_time_limit_args(time_limit)
-        run = self._run(flags)
+        run = self._run(flags, wall_limit=None if time_limit is None else time_limit + 0.5)
         return self._result(run, time_limit=time_limit, stopped_early=len(run.solutions) < n)
 
     def sample(
