@@ -221,7 +221,8 @@ def _report_lines(report, count: int) -> str:
             f"  acceptance {report.acceptance:.2e} ({report.accepted:,} of "
             f"{report.draws:,} fair shuffles)"
         )
-    lines.append(f"  distribution: {'uniform' if report.uniform else 'NOT uniform'}")
+    if report.sampler in ("uniform", "solver"):
+        lines.append(f"  distribution: {'uniform' if report.uniform else 'NOT uniform'}")
     if report.exhausted is not None:
         lines.append(f"  enumeration {'complete' if report.exhausted else 'NOT complete'}")
     lines += [f"  note: {n}" for n in report.notes]

@@ -115,6 +115,7 @@ def sample_uniform(
     batch: int = 65_536,
     max_draws: int = 50_000_000,
     enumerate_limit: int = 100_000,
+    enumerate_seconds: float = 10.0,
 ) -> tuple[list[Board], SampleReport]:
     """``n`` boards drawn uniformly from the boards that satisfy ``cset``.
 
@@ -131,11 +132,16 @@ def sample_uniform(
         if not model_parts(cset):
             raise
         start = time.perf_counter()
-        listed, report = enumerate_boards(cset, rng, limit=enumerate_limit + 1)
+        try:
+            listed, report = enumerate_boards(
+                cset, rng, limit=enumerate_limit + 1, time_limit=enumerate_seconds
+            )
+        except UnknownResult:
+            listed, report = [], SampleReport("enumerate", uniform=False, exhausted=False)
         if not report.exhausted or len(listed) > enumerate_limit:
             raise SamplingError(
-                f"{too_slow} The space also has more than {enumerate_limit:,} "
-                f"boards, too many to enumerate and draw from."
+                f"{too_slow} Nor can the space be enumerated to draw from (more than "
+                f"{enumerate_limit:,} boards, or not listed within {enumerate_seconds:.0f} s)."
             ) from None
         picks = rng.integers(0, len(listed), size=n)
         parts = model_parts(cset)

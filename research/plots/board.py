@@ -32,8 +32,14 @@ TERRAIN_COLOURS: dict[str, str] = {
     "ore": "#8e9092",  # mountains, grey
     "desert": "#e8d6a6",  # sand
 }
-_TEXT_ON = {"lumber": "white", "wool": "black", "grain": "black", "brick": "white",
-            "ore": "white", "generic": "black"}
+_TEXT_ON = {
+    "lumber": "white",
+    "wool": "black",
+    "grain": "black",
+    "brick": "white",
+    "ore": "white",
+    "generic": "black",
+}
 SEA = "#3b7dbd"
 SEA_EDGE = "#24598c"
 TOKEN = "#f6ebcd"
@@ -49,8 +55,9 @@ _HARBOR_RADIUS = 0.36
 _PNG_DPI = 150
 
 
-def render_board(board: Board, path: str | Path, *, title: str | None = None,
-                 show_ids: bool = False) -> Path:
+def render_board(
+    board: Board, path: str | Path, *, title: str | None = None, show_ids: bool = False
+) -> Path:
     """Draw one board to ``path`` (.png, .svg or .pdf, by suffix); return the path.
 
     ``show_ids`` also writes the hex index in a corner of each hex (for debugging).
@@ -67,8 +74,13 @@ def render_board(board: Board, path: str | Path, *, title: str | None = None,
     return path
 
 
-def render_board_grid(boards: Sequence[Board], path: str | Path, *,
-                      titles: Sequence[str] | None = None, ncols: int = 4) -> Path:
+def render_board_grid(
+    boards: Sequence[Board],
+    path: str | Path,
+    *,
+    titles: Sequence[str] | None = None,
+    ncols: int = 4,
+) -> Path:
     """Draw several boards side by side in one picture (``ncols`` per row); return the path."""
     path = _check_suffix(path)
     boards = list(boards)
@@ -91,8 +103,14 @@ def render_board_grid(boards: Sequence[Board], path: str | Path, *,
         ax = fig.add_axes((left + 0.05 / fw, bottom, (cell_w - 0.1) / fw, 3.5 / fh))
         _draw_board(ax, board, _points_per_unit(fig, ax))
         if titles is not None:
-            fig.text(left + 0.5 * cell_w / fw, bottom + 3.55 / fh, titles[i],
-                     ha="center", va="bottom", fontsize=10)
+            fig.text(
+                left + 0.5 * cell_w / fw,
+                bottom + 3.55 / fh,
+                titles[i],
+                ha="center",
+                va="bottom",
+                fontsize=10,
+            )
     _legend(fig, ncol=6, fontsize=9, y=0.5 * legend_h / fh)
     _save(fig, path)
     return path
@@ -104,8 +122,10 @@ def render_board_grid(boards: Sequence[Board], path: str | Path, *,
 def _check_suffix(path: str | Path) -> Path:
     path = Path(path)
     if path.suffix.lower() not in SUPPORTED_SUFFIXES:
-        raise ValueError(f"cannot draw a board to {path.name!r}: unsupported suffix "
-                         f"{path.suffix or '(none)'!r}; use one of {', '.join(SUPPORTED_SUFFIXES)}")
+        raise ValueError(
+            f"cannot draw a board to {path.name!r}: unsupported suffix "
+            f"{path.suffix or '(none)'!r}; use one of {', '.join(SUPPORTED_SUFFIXES)}"
+        )
     return path
 
 
@@ -115,8 +135,10 @@ def _save(fig: Figure, path: Path) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.partial")
     try:
         # svg.fonttype none: keep numbers and labels as <text> (searchable, smaller files)
-        with matplotlib.rc_context({"svg.fonttype": "none", "pdf.fonttype": 42}), \
-                tmp.open("wb") as fh:
+        with (
+            matplotlib.rc_context({"svg.fonttype": "none", "pdf.fonttype": 42}),
+            tmp.open("wb") as fh,
+        ):
             fig.savefig(fh, format=fmt, dpi=_PNG_DPI, facecolor="white")
         os.replace(tmp, path)
     finally:
@@ -134,8 +156,16 @@ def _points_per_unit(fig: Figure, ax) -> float:
 
 def _legend(fig: Figure, *, ncol: int, fontsize: float, y: float = 0.03) -> None:
     handles = [Patch(facecolor=TERRAIN_COLOURS[t], edgecolor="#444444", label=t) for t in TERRAINS]
-    fig.legend(handles=handles, loc="center", bbox_to_anchor=(0.5, y), ncol=ncol,
-               frameon=False, fontsize=fontsize, handlelength=1.2, columnspacing=1.2)
+    fig.legend(
+        handles=handles,
+        loc="center",
+        bbox_to_anchor=(0.5, y),
+        ncol=ncol,
+        frameon=False,
+        fontsize=fontsize,
+        handlelength=1.2,
+        columnspacing=1.2,
+    )
 
 
 def _draw_board(ax, board: Board, ppu: float, *, show_ids: bool = False) -> None:
@@ -149,10 +179,13 @@ def _draw_board(ax, board: Board, ppu: float, *, show_ids: bool = False) -> None
     ax.set_ylim(_FRAME_APOTHEM + 0.1, -_FRAME_APOTHEM - 0.1)  # y grows downward, as in layouts
 
     # Sea frame: a flat-top hexagon around the island.
-    frame = [(half_w * math.cos(a), half_w * math.sin(a))
-             for a in (math.radians(60 * k) for k in range(6))]
-    ax.add_patch(Polygon(frame, closed=True, facecolor=SEA, edgecolor=SEA_EDGE, linewidth=2,
-                         zorder=0))
+    frame = [
+        (half_w * math.cos(a), half_w * math.sin(a))
+        for a in (math.radians(60 * k) for k in range(6))
+    ]
+    ax.add_patch(
+        Polygon(frame, closed=True, facecolor=SEA, edgecolor=SEA_EDGE, linewidth=2, zorder=0)
+    )
 
     # Harbors first (piers run under the land).
     for slot, code in enumerate(board.harbors):
@@ -160,16 +193,32 @@ def _draw_board(ax, board: Board, ppu: float, *, show_ids: bool = False) -> None
 
     for h, corners in enumerate(layout.hex_intersections):
         terrain = TERRAINS[board.terrain[h]]
-        ax.add_patch(Polygon([ixy[n] for n in corners], closed=True,
-                             facecolor=TERRAIN_COLOURS[terrain], edgecolor="#f3ecd8",
-                             linewidth=max(1.0, 0.05 * ppu), joinstyle="round", zorder=2))
+        ax.add_patch(
+            Polygon(
+                [ixy[n] for n in corners],
+                closed=True,
+                facecolor=TERRAIN_COLOURS[terrain],
+                edgecolor="#f3ecd8",
+                linewidth=max(1.0, 0.05 * ppu),
+                joinstyle="round",
+                zorder=2,
+            )
+        )
         x, y = layout.hex_xy[h]
         number = board.numbers[h]
         if number:
             _draw_token(ax, x, y, number, ppu)
         if show_ids:
-            ax.text(x - 0.55, y - 0.45, str(h), fontsize=0.16 * ppu, ha="center", va="center",
-                    color="black", zorder=6)
+            ax.text(
+                x - 0.55,
+                y - 0.45,
+                str(h),
+                fontsize=0.16 * ppu,
+                ha="center",
+                va="center",
+                color="black",
+                zorder=6,
+            )
 
     rx, ry = layout.hex_xy[board.robber]
     if board.numbers[board.robber]:
@@ -181,10 +230,27 @@ def _draw_board(ax, board: Board, ppu: float, *, show_ids: bool = False) -> None
 def _draw_token(ax, x: float, y: float, number: int, ppu: float) -> None:
     red = number in (6, 8)
     colour = RED_NUMBER if red else "black"
-    ax.add_patch(Circle((x, y), _TOKEN_RADIUS, facecolor=TOKEN, edgecolor=TOKEN_EDGE,
-                        linewidth=max(0.5, 0.02 * ppu), zorder=3))
-    ax.text(x, y - 0.06, str(number), ha="center", va="center", color=colour,
-            fontsize=(0.36 if red else 0.32) * ppu, fontweight="bold", zorder=4)
+    ax.add_patch(
+        Circle(
+            (x, y),
+            _TOKEN_RADIUS,
+            facecolor=TOKEN,
+            edgecolor=TOKEN_EDGE,
+            linewidth=max(0.5, 0.02 * ppu),
+            zorder=3,
+        )
+    )
+    ax.text(
+        x,
+        y - 0.06,
+        str(number),
+        ha="center",
+        va="center",
+        color=colour,
+        fontsize=(0.36 if red else 0.32) * ppu,
+        fontweight="bold",
+        zorder=4,
+    )
     n = pips(number)
     step, r = 0.085, 0.032
     for k in range(n):
@@ -205,22 +271,62 @@ def _draw_harbor(ax, layout, slot: int, kind: str, ppu: float) -> None:
     a, b = layout.harbor_intersections(slot)
     (ax_, ay), (bx, by) = layout.intersection_xy[a], layout.intersection_xy[b]
     mx, my = (ax_ + bx) / 2, (ay + by) / 2
-    (hx, hy), = (layout.hex_xy[h] for h in layout.path_hexes[layout.harbor_slots[slot]])
+    ((hx, hy),) = (layout.hex_xy[h] for h in layout.path_hexes[layout.harbor_slots[slot]])
     nx, ny = mx - hx, my - hy  # outward: from the land hex's centre through the path's midpoint
     norm = math.hypot(nx, ny)
     px, py = mx + nx / norm * _HARBOR_OFFSET, my + ny / norm * _HARBOR_OFFSET
     for ex, ey in ((ax_, ay), (bx, by)):
-        ax.plot([px, ex], [py, ey], color=PIER, linewidth=max(1.5, 0.09 * ppu),
-                solid_capstyle="butt", zorder=1)
+        ax.plot(
+            [px, ex],
+            [py, ey],
+            color=PIER,
+            linewidth=max(1.5, 0.09 * ppu),
+            solid_capstyle="butt",
+            zorder=1,
+        )
     face = "white" if kind == "generic" else TERRAIN_COLOURS[kind]
-    ax.add_patch(Circle((px, py), _HARBOR_RADIUS, facecolor=face, edgecolor="#222222",
-                        linewidth=max(0.6, 0.025 * ppu), zorder=3))
+    ax.add_patch(
+        Circle(
+            (px, py),
+            _HARBOR_RADIUS,
+            facecolor=face,
+            edgecolor="#222222",
+            linewidth=max(0.6, 0.025 * ppu),
+            zorder=3,
+        )
+    )
     text_colour = _TEXT_ON[kind]
     if kind == "generic":
-        ax.text(px, py, "3:1", ha="center", va="center", fontsize=0.24 * ppu,
-                fontweight="bold", color=text_colour, zorder=4)
+        ax.text(
+            px,
+            py,
+            "3:1",
+            ha="center",
+            va="center",
+            fontsize=0.24 * ppu,
+            fontweight="bold",
+            color=text_colour,
+            zorder=4,
+        )
     else:
-        ax.text(px, py - 0.09, "2:1", ha="center", va="center", fontsize=0.22 * ppu,
-                fontweight="bold", color=text_colour, zorder=4)
-        ax.text(px, py + 0.15, kind, ha="center", va="center", fontsize=0.13 * ppu,
-                color=text_colour, zorder=4)
+        ax.text(
+            px,
+            py - 0.09,
+            "2:1",
+            ha="center",
+            va="center",
+            fontsize=0.22 * ppu,
+            fontweight="bold",
+            color=text_colour,
+            zorder=4,
+        )
+        ax.text(
+            px,
+            py + 0.15,
+            kind,
+            ha="center",
+            va="center",
+            fontsize=0.13 * ppu,
+            color=text_colour,
+            zorder=4,
+        )

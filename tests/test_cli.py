@@ -1,0 +1,101 @@
+"""The `ludolab` command as a user meets it: results, and one clear error for each bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from envs.catan.board import iter_boards
+from research.cli import main
+
+
+def run_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "research.cli", *args], capture_output=True,
+                          text=True, env={**os.environ, **(env or {})})
+
+
+def test_generate_is_reproducible_and_checked(tmp_path, capsys):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert main(["generate", "catan", "-c", "official", "-n", "50", "--seed", "7", "--out",
+                 str(a)]) == 0
+    assert main(["generate", "catan", "-c", "official", "-n", "50", "--seed", "7", "--out",
+                 str(b)]) == 0
+    assert a.read_text() == b.read_text()
+    boards = list(iter_boards(a))
+    assert len(boards) == 50 and len({x.id for x in boards}) == 50
+    assert "50 boards for constraint set 'official'" in capsys.readouterr().out
+
+
+def test_seed_96_layouts_from_the_cli(tmp_path):
+    out = tmp_path / "tiles.jsonl"
+    assert main(["generate", "catan", "-c", "seed-2019-tiles", "--sampler", "enumerate",
+                 "--out", str(out)]) == 0
+    boards = list(iter_boards(out))
+    assert len(boards) == 96
+    assert len({b.terrain for b in boards}) == 96
+
+
+def test_show_draws_a_board(tmp_path):
+    boards = tmp_path / "b.jsonl"
+    main(["generate", "catan", "-c", "random", "-n", "3", "--out", str(boards)])
+    png = tmp_path / "b.png"
+    assert main(["show", f"{boards}:2", "--out", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    ("setup", "args", "message"),
+    [
+        (None, ["-c", "no-such-set"], "unknown constraint set 'no-such-set'; shipped sets:"),
+        ("bad.toml", ["-c", "{dir}/bad.toml"], "bad.toml: not valid TOML"),
+        ("unknown.toml", ["-c", "{dir}/unknown.toml"], "unknown constraint 'six-eight'"),
+        (None, ["-c", "official", "--param", "red-numbers-apart.colour=1"],
+         "has no parameter 'colour'"),
+        (None, ["-c", "seed-2019-markers", "--sampler", "enumerate", "--param",
+                "seed-2019-marker-threshold.threshold=21"], "unsatisfiable"),
+        (None, ["-c", "balanced", "--max-draws", "100000", "-n", "5"],
+         "uniform rejection sampling is too slow"),
+    ],
+)
+def test_bad_generate_inputs_fail_cleanly(tmp_path, setup, args, message):
+    (tmp_path / "bad.toml").write_text("[[constraint]\nname = ")
+    (tmp_path / "unknown.toml").write_text('[[constraint]]\nname = "six-eight"\n')
+    out = tmp_path / "out.jsonl"
+    args = [a.replace("{dir}", str(tmp_path)) for a in args]
+    proc = run_cli("generate", "catan", *args, "--out", str(out))
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr  # one message, no traceback
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml", "unknown.toml"]
+
+
+def test_bad_board_file_names_file_and_field(tmp_path):
+    board = tmp_path / "board.json"
+    board.write_text(json.dumps({"terrain": ["lumber"] * 19, "numbers": [None] * 19,
+                                 "harbors": ["generic"] * 9, "robber": 0}))
+    png = tmp_path / "board.png"
+    proc = run_cli("show", str(board), "--out", str(png))
+    assert proc.returncode == 2
+    assert "board.json: field 'terrain' has 19 lumber hexes" in proc.stderr
+    assert not png.exists()
+
+
+def test_missing_minizinc_says_how_to_install(tmp_path):
+    out = tmp_path / "out.jsonl"
+    proc = run_cli("generate", "catan", "-c", "official", "--sampler", "solver", "--out",
+                   str(out), env={"LUDOLAB_MINIZINC": str(tmp_path / "nope" / "minizinc")})
+    assert proc.returncode == 2
+    assert "apt-get install minizinc flatzinc" in proc.stderr
+    assert not out.exists()
+
+
+def test_missing_output_folder(tmp_path):
+    proc = run_cli("generate", "catan", "-c", "official", "--out",
+                   str(Path(tmp_path) / "no" / "such" / "dir" / "b.jsonl"))
+    assert proc.returncode == 2
+    assert "does not exist" in proc.stderr
