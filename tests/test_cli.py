@@ -99,3 +99,11 @@ def test_missing_output_folder(tmp_path):
                    str(Path(tmp_path) / "no" / "such" / "dir" / "b.jsonl"))
     assert proc.returncode == 2
     assert "does not exist" in proc.stderr
+
+
+def test_solver_sampler_is_reproducible(tmp_path):
+    paths = [tmp_path / f"{k}.jsonl" for k in range(2)]
+    for p in paths:
+        assert main(["generate", "catan", "-c", "tournament", "--sampler", "solver", "-n", "30",
+                     "--seed", "11", "--out", str(p)]) == 0
+    assert paths[0].read_text() == paths[1].read_text()

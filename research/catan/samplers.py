@@ -288,7 +288,7 @@ def sample_solver(
     *,
     time_limit: float | None = None,
     per_run: int = 50,
-    run_seconds: float = 2.0,
+    run_seconds: float | None = None,
     luby_scale: int = 100,
     max_runs: int = 10_000,
 ) -> tuple[list[Board], SampleReport]:
@@ -296,9 +296,11 @@ def sample_solver(
 
     Each fzn-gecode run asks for up to ``per_run`` randomised draws (Gecode restarts its search
     after every solution, and on a Luby sequence of failure cutoffs ``luby_scale`` x 1, 1, 2,
-    1, 1, 2, 4, ...) and stops after ``run_seconds``; the next run starts afresh with a new seed
-    from ``rng``. On tight sets a random search can sink into a huge empty subtree, and these
-    two cut-offs bound such heavy tails. ``time_limit`` bounds the whole call (seconds).
+    1, 1, 2, 4, ..., so that a tight set cannot trap it in a huge empty subtree); the next run
+    starts afresh with a new seed from ``rng``. ``run_seconds`` additionally stops a run after
+    that much wall-clock time, at the price of reproducibility (what a run finds in time
+    depends on the machine), so it is off by default. ``time_limit`` bounds the whole call:
+    past it the sampler gives up with an error rather than returning other boards.
     """
     report = SampleReport(
         "solver",
