@@ -161,14 +161,15 @@ class Board:
     def validate(self, source: str = "<board>") -> None:
         """Check counts and placement against the layout; raise :class:`BoardError` if wrong."""
         layout = self.topology
-        want = Counter({TERRAINS.index(t): n for t, n in layout.resource_counts.items()})
-        have = Counter(self.terrain)
-        for code in sorted(set(want) | set(have)):
-            if want[code] != have[code]:
-                raise BoardError(
-                    f"{source}: field 'terrain' has {have[code]} {TERRAINS[code]} "
-                    f"hexes; the {layout.name} layout needs {want[code]}"
-                )
+        _check_counts(
+            source,
+            "terrain",
+            "hexes",
+            layout.name,
+            TERRAINS,
+            Counter({TERRAINS.index(t): n for t, n in layout.resource_counts.items()}),
+            Counter(self.terrain),
+        )
         for i, (t, n) in enumerate(zip(self.terrain, self.numbers, strict=True)):
             if t == DESERT and n:
                 raise BoardError(
@@ -180,22 +181,29 @@ class Board:
                     f"{source}: field 'numbers[{i}]' is empty but hex {i} is "
                     f"{TERRAINS[t]}; every producing hex needs a token"
                 )
-        want_n, have_n = Counter(layout.number_counts), Counter(n for n in self.numbers if n)
-        for n in sorted(set(want_n) | set(have_n)):
-            if want_n[n] != have_n[n]:
-                raise BoardError(
-                    f"{source}: field 'numbers' has {have_n[n]} token(s) {n}; "
-                    f"the {layout.name} layout needs {want_n[n]}"
-                )
-        want_h = Counter({HARBOR_TYPES.index(h): n for h, n in layout.harbor_counts.items()})
-        have_h = Counter(self.harbors)
-        for code in sorted(set(want_h) | set(have_h)):
-            if want_h[code] != have_h[code]:
-                raise BoardError(
-                    f"{source}: field 'harbors' has {have_h[code]} "
-                    f"{HARBOR_TYPES[code]} harbor(s); the {layout.name} layout "
-                    f"needs {want_h[code]}"
-                )
+        _check_counts(
+            source,
+            "numbers",
+            "token(s)",
+            layout.name,
+            None,
+            Counter(layout.number_counts),
+            Counter(n for n in self.numbers if n),
+        )
+        _check_counts(
+            source,
+            "harbors",
+            "harbor(s)",
+            layout.name,
+            HARBOR_TYPES,
+            Counter({HARBOR_TYPES.index(h): n for h, n in layout.harbor_counts.items()}),
+            Counter(self.harbors),
+        )
+        if not 0 <= self.robber < layout.n_hexes:
+            raise BoardError(
+                f"{source}: field 'robber' is {self.robber}; expected a hex index "
+                f"0..{layout.n_hexes - 1}"
+            )
         if self.terrain[self.robber] != DESERT:
             raise BoardError(
                 f"{source}: field 'robber' is hex {self.robber} "
@@ -266,3 +274,22 @@ def write_boards(boards: Iterable[Board], path: str | Path) -> int:
     finally:
         tmp.unlink(missing_ok=True)
     return count
+
+
+def _check_counts(
+    source: str,
+    field: str,
+    unit: str,
+    layout: str,
+    names: tuple[str, ...] | None,
+    want: Counter,
+    have: Counter,
+) -> None:
+    """Raise a BoardError naming the first value whose count differs from the layout's."""
+    for key in sorted(set(want) | set(have)):
+        if want[key] != have[key]:
+            what = names[key] if names else f"'{key}'"
+            raise BoardError(
+                f"{source}: field {field!r} has {have[key]} {what} {unit}; "
+                f"the {layout} layout needs {want[key]}"
+            )
