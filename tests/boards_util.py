@@ -122,8 +122,9 @@ def generator_model(expr: str, parts: list[str], restarts: bool) -> str:
         f"constraint {expr};", f"solve :: {search} satisfy;", ""])
 
 
-def solver_boards(constraints: tuple[Constraint, ...], n: int, seed: int, *, runs: int = 3,
-                  max_runs: int = 16, per_run: int = 50, failures: int = 20_000
+def solver_boards(constraints: tuple[Constraint, ...], n: int, seed: int, *,
+                  violating: tuple[Constraint, ...] = (), runs: int = 3, max_runs: int = 16,
+                  per_run: int = 50, failures: int = 20_000
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Up to ``n`` boards whose parts read by ``constraints`` satisfy their MiniZinc faces, found
     by Gecode (fzn-gecode straight on the flattened model) and distinct in those parts; parts
@@ -135,12 +136,16 @@ def solver_boards(constraints: tuple[Constraint, ...], n: int, seed: int, *, run
     searches: randomised depth-first search (solutions within a run are alike, so several
     seeds) and dom_w_deg with Luby restarts (more diverse, slow on some constraints); then
     more runs of the one that found more, up to ``max_runs`` runs in all.
+
+    With ``violating``, the boards also violate (the conjunction of) those constraints.
     """
-    reads = set().union(*(c.reads for c in constraints))
+    reads = set().union(*(c.reads for c in (*constraints, *violating)))
     if "numbers" in reads:
         reads.add("terrain")
     parts = [p for p in VARIABLES if p in reads]
     expr = " /\\ ".join(f"({c.minizinc()})" for c in constraints)
+    if violating:
+        expr += " /\\ not (" + " /\\ ".join(f"({c.minizinc()})" for c in violating) + ")"
     rng = np.random.default_rng(seed)
     fzn = {restarts: compile_model(generator_model(expr, parts, restarts),
                                    label="test boards").fzn

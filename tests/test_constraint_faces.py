@@ -116,10 +116,36 @@ HELPERS: dict[str, list[tuple[str, dict]]] = {
 }
 
 
+# Near twins: for these cases the batch also holds boards that satisfy the case but violate
+# its twin (found by Gecode), the configurations where the two differ and a face that mixes
+# them up is caught, e.g. the seed's 2x2-block neighbourhood pairs hexes that are NOT
+# adjacent. (intersection-cap's scopes "all" and "three-hex" have no such boards on the
+# standard layout: every coastal intersection's hexes lie around an inland one.)
+TWINS: dict[str, str] = {
+    "no-equal-resources-adjacent": "no-equal-resources-adjacent/seed-block",
+    "no-equal-resources-adjacent/brick-ore": "no-equal-resources-adjacent/brick-ore/seed-block",
+    "resources-never-adjacent": "resources-never-adjacent/seed-block",
+    "red-numbers-apart": "red-numbers-apart/seed-block",
+    "no-equal-numbers-adjacent": "no-equal-numbers-adjacent/seed-block",
+    "intersection-cap/pips/all/12": "intersection-cap/pips/all/11",
+    "harbor-resource-access/forbid": "harbor-resource-access/require",
+    "desert-placement/0-1": "desert-placement/1",
+    "resource-pips/9-13": "resource-pips/ore-min12",
+}
+N_TWIN = 100  # boards that tell a case from its twin
+MIN_TWIN = 10
+
+
+def _case(cid: str) -> Constraint:
+    (params,) = [(name, params) for c, name, params in CASES if c == cid]
+    return make_constraint(params[0], **params[1])
+
+
 @dataclass
 class Outcome:
     constraints: tuple[Constraint, ...]  # the batch is judged by their conjunction
     from_gecode: int  # the first rows: boards Gecode found for the MiniZinc faces
+    twin_rows: int  # the first of those: boards that violate the twin, if there is one
     satisfying: int  # the first rows: those, then fair shuffles the Python faces accept
     terrain: np.ndarray
     numbers: np.ndarray
@@ -133,11 +159,16 @@ class Outcome:
 
 
 def _evaluate(constraints: tuple[Constraint, ...], helpers: tuple[Constraint, ...],
-              seed: int) -> Outcome:
+              twin: Constraint | None, seed: int) -> Outcome:
     """Build a batch for ``constraints`` and judge it by both faces of their conjunction."""
     rng = np.random.default_rng(seed)
+    contrast = shuffles(rng, 0)
+    if twin is not None:
+        contrast = solver_boards((*constraints, *helpers), N_TWIN, seed + 1,
+                                 violating=(twin,))
     accepted = rejection_boards(constraints, N_SOLVED // 2, seed)
     gecode = solver_boards((*constraints, *helpers), N_SOLVED - len(accepted[0]), seed)
+    gecode = tuple(np.concatenate(p) for p in zip(contrast, gecode, strict=True))
     satisfying = tuple(np.concatenate(p) for p in zip(gecode, accepted, strict=True))
     mutants = mutate(rng, *satisfying, N_MUTANTS)
     fair = shuffles(rng, N_SHUFFLES)
@@ -147,7 +178,8 @@ def _evaluate(constraints: tuple[Constraint, ...], helpers: tuple[Constraint, ..
         python &= c.check(t, n, h)
     expr = " /\\ ".join(f"({c.minizinc()})" for c in constraints)
     mzn = minizinc_face(expr, t, n, h)
-    return Outcome(constraints, len(gecode[0]), len(satisfying[0]), t, n, h, python, mzn)
+    return Outcome(constraints, len(gecode[0]), len(contrast[0]), len(satisfying[0]), t, n, h,
+                   python, mzn)
 
 
 @pytest.fixture(scope="module")
@@ -155,10 +187,12 @@ def outcomes() -> dict[str, Outcome]:
     """Every case and shipped set evaluated; the solver and MiniZinc calls are subprocesses,
     so a few threads keep the cores busy."""
     jobs = {cid: ((make_constraint(name, **params),),
-                  tuple(make_constraint(hn, **hp) for hn, hp in HELPERS.get(cid, [])), 1000 + i)
+                  tuple(make_constraint(hn, **hp) for hn, hp in HELPERS.get(cid, [])),
+                  _case(TWINS[cid]) if cid in TWINS else None, 1000 + 10 * i)
             for i, (cid, name, params) in enumerate(CASES)}
     for i, set_name in enumerate(SOLVABLE_SETS):
-        jobs[f"set:{set_name}"] = (load_constraint_set(set_name).constraints, (), 2000 + i)
+        jobs[f"set:{set_name}"] = (load_constraint_set(set_name).constraints, (), None,
+                                   2000 + 10 * i)
     with ThreadPoolExecutor(max_workers=(os.cpu_count() or 1) + 1) as pool:
         futures = {key: pool.submit(_evaluate, *job) for key, job in jobs.items()}
         return {key: f.result() for key, f in futures.items()}
@@ -225,6 +259,17 @@ def test_both_overloads_of_distinct_numbers_per_terrain_are_judged():
 @pytest.mark.parametrize("case", [cid for cid, _, _ in CASES])
 def test_faces_agree(outcomes, case):
     _check(outcomes[case])
+
+
+@pytest.mark.parametrize("case", sorted(TWINS))
+def test_twins_are_told_apart(outcomes, case):
+    """The batch holds boards on which the case and its twin differ, and the twin's Python
+    face rejects them (the case's own faces are held to agree on them as on all others)."""
+    out, twin = outcomes[case], _case(TWINS[case])
+    assert out.twin_rows >= MIN_TWIN, f"{case}: only {out.twin_rows} boards tell it from {twin}"
+    rows = slice(0, out.twin_rows)
+    assert out.python[rows].all()
+    assert not twin.check(out.terrain[rows], out.numbers[rows], out.harbors[rows]).any()
 
 
 @pytest.mark.parametrize("set_name", SOLVABLE_SETS)
