@@ -28,6 +28,7 @@ from research.catan.geometry import layout_arrays
 from research.catan.model import SEARCH_DEFAULT, SEARCH_RANDOM, board_model, model_parts
 from research.solve import Status, UnknownResult, compile_model, solve
 
+HANG_SECONDS = 60.0  # a solver run this long is taken to be stuck (see sample_solver)
 SAMPLERS = ("uniform", "solver", "enumerate", "optimise")
 
 
@@ -329,13 +330,16 @@ def sample_solver(
                 f"--time-limit or loosen the set"
             )
         seed = int(rng.integers(0, 2**31 - 2))
-        with contextlib.suppress(UnknownResult):  # nothing within run_seconds: next seed
-            solutions += compiled.sample(
-                seed,
-                n=min(per_run, n - len(solutions)),
-                time_limit=run_seconds,
-                luby_scale=luby_scale,
+        want = min(per_run, n - len(solutions))
+        with contextlib.suppress(UnknownResult):  # nothing within the limit: next seed
+            # Gecode 6.2.0 can hang inside global_cardinality, ignoring -t; a generous
+            # wall-clock bound kills such a run, and a cut-short run is dropped whole so that
+            # the boards stay a function of the seed.
+            drawn = compiled.sample(
+                seed, n=want, time_limit=run_seconds or HANG_SECONDS, luby_scale=luby_scale
             )
+            if run_seconds is not None or len(drawn) == want:
+                solutions += drawn
         report.solver_runs += 1
     boards = _fill(cset, solutions, rng)
     report.seconds = time.perf_counter() - start
