@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from importlib.resources import files
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,14 +18,9 @@ from envs.catan.board import (
     write_boards,
 )
 from envs.catan.topology import LayoutError, build_layout, load_layout
-from research.catan.samplers import Shuffle, to_boards
+from research.catan.samplers import fair_board
 
-
-def random_board(seed: int) -> Board:
-    rng = np.random.default_rng(seed)
-    s = Shuffle()
-    t = s.draw_terrain(rng, 1)
-    return to_boards(t, s.draw_numbers(rng, t), s.draw_harbors(rng, 1), "standard")[0]
+random_board = fair_board
 
 
 def test_standard_topology_counts():

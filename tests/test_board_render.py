@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import random
 import xml.etree.ElementTree as ET
 
 import pytest
 from matplotlib.figure import Figure
 
-from envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS, Board
+from envs.catan.board import Board
 from envs.catan.topology import load_layout
+from research.catan.samplers import fair_board
 from research.plots import board as plot_board
 from research.plots.board import render_board, render_board_grid
 
@@ -18,16 +18,7 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 def random_board(seed: int) -> Board:
-    rng = random.Random(seed)
-    terrain = [TERRAINS.index(t) for t, k in LAYOUT.resource_counts.items() for _ in range(k)]
-    rng.shuffle(terrain)
-    tokens = [n for n, k in LAYOUT.number_counts.items() for _ in range(k)]
-    rng.shuffle(tokens)
-    it = iter(tokens)
-    numbers = [0 if t == DESERT else next(it) for t in terrain]
-    harbors = [HARBOR_TYPES.index(h) for h, k in LAYOUT.harbor_counts.items() for _ in range(k)]
-    rng.shuffle(harbors)
-    board = Board(tuple(terrain), tuple(numbers), tuple(harbors), terrain.index(DESERT))
+    board = fair_board(seed)
     board.validate()
     return board
 

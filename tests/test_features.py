@@ -11,9 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.catan.board import DESERT, HARBOR_TYPES, RESOURCES, TERRAINS, Board, pips
+from envs.catan.board import DESERT, RESOURCES, TERRAINS, Board, pips
 from envs.catan.topology import load_layout
 from research.catan import features as F
+from research.catan.samplers import fair_board
 
 LAYOUT = load_layout("standard")
 L, W, G, B, O, D = range(6)  # noqa: E741 -- terrain codes: lumber wool grain brick ore desert
@@ -28,15 +29,7 @@ def make_board(terrain, numbers, harbors=None) -> Board:
 
 
 def random_board(rng: random.Random) -> Board:
-    terrain = [TERRAINS.index(t) for t, k in LAYOUT.resource_counts.items() for _ in range(k)]
-    rng.shuffle(terrain)
-    tokens = [n for n, k in LAYOUT.number_counts.items() for _ in range(k)]
-    rng.shuffle(tokens)
-    it = iter(tokens)
-    numbers = [0 if t == DESERT else next(it) for t in terrain]
-    harbors = [HARBOR_TYPES.index(h) for h, k in LAYOUT.harbor_counts.items() for _ in range(k)]
-    rng.shuffle(harbors)
-    return Board(tuple(terrain), tuple(numbers), tuple(harbors), terrain.index(DESERT))
+    return fair_board(rng.getrandbits(32))
 
 
 boards = st.integers(0, 2**32 - 1).map(lambda s: random_board(random.Random(s)))

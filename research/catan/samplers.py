@@ -105,6 +105,15 @@ def to_boards(
     ]
 
 
+def fair_board(seed: int, layout: str = "standard") -> Board:
+    """One fair shuffle of tiles, tokens and harbors (the ``random`` set), from ``seed``."""
+    rng = np.random.default_rng(seed)
+    shuffle = Shuffle(layout)
+    terrain = shuffle.draw_terrain(rng, 1)
+    numbers = shuffle.draw_numbers(rng, terrain)
+    return to_boards(terrain, numbers, shuffle.draw_harbors(rng, 1), layout)[0]
+
+
 # ----------------------------------------------------------------------------------------------
 
 
