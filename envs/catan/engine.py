@@ -1,0 +1,903 @@
+"""The Catan rules engine: a plain, seeded state machine over integer actions.
+
+One :class:`Game` holds the whole state of one game. ``legal_actions()`` lists the integer
+actions (see :mod:`envs.catan.actions`) open to the seat that must act now (``acting``), and
+``step(action)`` applies one of them. Chance is the engine's own: the dice, the development
+deck's order and the card stolen by the robber come from three random streams derived from the
+game seed, so a game is a pure function of (board, the agents' choices, seed), and the dice of
+seed ``k`` are the same whatever the board and the agents (common random numbers).
+
+Rules: the base game as summarised in ``rules/catan.md`` (2-4 players). Choices where the rules
+leave room, each an option or documented here:
+
+* Longest road: the first road of 5+ takes the card; another player takes it only with a
+  strictly longer road. When an opponent's settlement cuts the holder's road and the holder no
+  longer has the single longest road, the single longest road of 5+ takes the card; if the
+  longest is shared (the old holder included) or shorter than 5, the card is set aside. While
+  set aside, the first single longest road of 5+ takes it.
+* A player who reaches the victory target on another player's turn (possible only through the
+  longest-road card changing hands) wins at the start of their own next turn.
+* Development cards may be played before or after the roll, one per turn, never one bought this
+  turn; victory-point cards count from the moment they are bought.
+* Year of plenty takes any two cards the bank can pay; monopoly takes every card of a resource.
+* The 7: seats holding more than ``discard_limit`` cards discard half, rounded down, one card at
+  a time, in seat order from the roller; then the roller moves the robber (to any other hex) and
+  steals one random card from a chosen opponent with a building on that hex.
+* Bank shortage: if the bank cannot pay every seat what it is owed of a resource, nobody gets
+  that resource — unless only one seat is owed it, who then gets what is left.
+* Domestic trade: the seat on turn offers one or two cards of one resource for one card of
+  another; the other seats accept or decline in turn order; the offerer confirms with one
+  accepting seat or cancels. At most ``trade_offers_per_turn`` offers a turn (0 disables them),
+  which bounds the haggling agents can do.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from envs.catan import actions as A
+from envs.catan.board import DESERT, Board
+from envs.catan.topology import load_layout
+
+# Phases: what kind of decision is pending.
+SETUP_SETTLEMENT, SETUP_ROAD, PRE_ROLL, MAIN, DISCARD, MOVE_ROBBER, STEAL = range(7)
+ROAD_BUILDING, TRADE_RESPONSE, TRADE_CONFIRM, GAME_OVER = range(7, 11)
+PHASE_NAMES = (
+    "setup-settlement",
+    "setup-road",
+    "pre-roll",
+    "main",
+    "discard",
+    "move-robber",
+    "steal",
+    "road-building",
+    "trade-response",
+    "trade-confirm",
+    "game-over",
+)
+
+# Development cards.
+KNIGHT, VICTORY_POINT, ROAD_BUILDING_CARD, YEAR_OF_PLENTY, MONOPOLY = range(5)
+DEV_CARD_NAMES = ("knight", "victory-point", "road-building", "year-of-plenty", "monopoly")
+DEV_DECK_COUNTS = (14, 5, 2, 2, 2)
+
+# Costs per resource (lumber, wool, grain, brick, ore).
+ROAD_COST = (1, 0, 0, 1, 0)
+SETTLEMENT_COST = (1, 1, 1, 1, 0)
+CITY_COST = (0, 0, 2, 0, 3)
+DEV_COST = (0, 1, 1, 0, 1)
+
+CARDS_PER_RESOURCE = 19
+SETTLEMENTS_PER_PLAYER, CITIES_PER_PLAYER, ROADS_PER_PLAYER = 5, 4, 15
+LONGEST_ROAD_MIN, LARGEST_ARMY_MIN = 5, 3
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state (the state is left unchanged)."""
+
+
+class InvariantError(AssertionError):
+    """The engine's state broke one of the game's conservation laws (a bug in the engine)."""
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Rule options. The defaults are the official base game.
+
+    Attributes:
+        vp_to_win: victory points that win, counted on the player's own turn.
+        discard_limit: on a 7, seats holding more cards than this discard half (rounded down).
+        friendly_robber: the robber may not be moved onto a hex touching a building of an
+            opponent with fewer than 3 public victory points (unless no other hex is left).
+        turn_limit: the game is cut off (truncated, no winner) after this many turns; None for
+            no limit. A turn is one player's turn; a round is one turn of every player.
+        trade_offers_per_turn: domestic trade offers allowed per turn; 0 turns domestic trade off.
+        debug: check every invariant after every action (slow; for tests and debugging).
+    """
+
+    vp_to_win: int = 10
+    discard_limit: int = 7
+    friendly_robber: bool = False
+    turn_limit: int | None = 1000
+    trade_offers_per_turn: int = 2
+    debug: bool = False
+
+    def __post_init__(self) -> None:
+        if self.vp_to_win < 3:
+            raise ValueError(f"GameOptions.vp_to_win must be at least 3, got {self.vp_to_win}")
+        if self.discard_limit < 0:
+            raise ValueError(f"GameOptions.discard_limit must be >= 0, got {self.discard_limit}")
+        if self.turn_limit is not None and self.turn_limit < 1:
+            raise ValueError(f"GameOptions.turn_limit must be >= 1 or None, got {self.turn_limit}")
+        if self.trade_offers_per_turn < 0:
+            raise ValueError(
+                f"GameOptions.trade_offers_per_turn must be >= 0, got {self.trade_offers_per_turn}"
+            )
+
+
+class _Tables:
+    """Topology of the standard layout as flat tuples, built once per process."""
+
+    def __init__(self) -> None:
+        layout = load_layout("standard")
+        self.layout = layout
+        self.hex_corners = layout.hex_intersections
+        self.node_hexes = layout.intersection_hexes
+        self.node_neighbours = layout.intersection_neighbours
+        self.node_paths = layout.intersection_paths
+        self.path_nodes = layout.paths
+        # For each node, the (path, far node) pairs leaving it.
+        self.node_links = tuple(
+            tuple((e, b if a == v else a) for e in layout.intersection_paths[v]
+                  for a, b in (layout.paths[e],))
+            for v in range(layout.n_intersections)
+        )
+        assert layout.n_hexes == A.N_HEXES
+        assert layout.n_intersections == A.N_INTERSECTIONS
+        assert layout.n_paths == A.N_PATHS
+
+
+_TABLES: _Tables | None = None
+
+
+def tables() -> _Tables:
+    """The shared topology tables (built on first use)."""
+    global _TABLES
+    if _TABLES is None:
+        _TABLES = _Tables()
+    return _TABLES
+
+
+def _stream(seed: int, name: str) -> random.Random:
+    # String seeds are hashed with SHA-512 by `random`, so streams are stable across processes
+    # and Python runs (unlike hash() of a str, which is salted per process).
+    return random.Random(f"ludolab.catan:{name}:{seed}")
+
+
+class Game:
+    """The state of one game and its rules.
+
+    Seats are 0..n_players-1; seat 0 places first and takes the first turn. Public attributes
+    may be read by agents and observers; only ``step`` changes them. Hands are lists of 5 card
+    counts (lumber, wool, grain, brick, ore).
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        n_players: int = 4,
+        seed: int = 0,
+        options: GameOptions | None = None,
+    ) -> None:
+        if board.layout != "standard":
+            raise ValueError(
+                f"the engine plays the standard layout; board {board.id} uses {board.layout!r}"
+            )
+        if not 2 <= n_players <= A.MAX_PLAYERS:
+            raise ValueError(f"n_players must be 2..{A.MAX_PLAYERS}, got {n_players}")
+        t = tables()
+        self.board = board
+        self.n_players = n = n_players
+        self.seed = seed
+        self.options = options or GameOptions()
+        self._dice_rng = _stream(seed, "dice")
+        self._steal_rng = _stream(seed, "steal")
+
+        # Board, per hex and per node.
+        self.hex_resource = tuple(-1 if c == DESERT else c for c in board.terrain)
+        self.hex_number = board.numbers
+        producers: list[list[tuple[int, int]]] = [[] for _ in range(13)]
+        for h, number in enumerate(board.numbers):
+            if number:
+                producers[number].append((h, self.hex_resource[h]))
+        self._producers = tuple(tuple(p) for p in producers)
+        harbor_at = [-1] * A.N_INTERSECTIONS
+        for slot, code in enumerate(board.harbors):
+            for v in t.path_nodes[t.layout.harbor_slots[slot]]:
+                harbor_at[v] = code  # 0 generic (3:1), 1..5 the resource code + 1 (2:1)
+        self.harbor_at = tuple(harbor_at)
+
+        # Pieces on the board.
+        self.robber = board.robber
+        self.owner = [-1] * A.N_INTERSECTIONS  # seat with a building there, or -1
+        self.building = [0] * A.N_INTERSECTIONS  # 1 settlement, 2 city
+        self.road_owner = [-1] * A.N_PATHS
+        self.roads_of: list[list[int]] = [[] for _ in range(n)]
+        self.network: list[set[int]] = [set() for _ in range(n)]  # nodes touched by own pieces
+
+        # Cards.
+        self.bank = [CARDS_PER_RESOURCE] * A.N_RESOURCES
+        self.hands = [[0] * A.N_RESOURCES for _ in range(n)]
+        self.hand_size = [0] * n
+        deck = [card for card, k in enumerate(DEV_DECK_COUNTS) for _ in range(k)]
+        _stream(seed, "deck").shuffle(deck)
+        self.dev_deck = deck  # drawn from the end
+        self.dev_hand = [[0] * 5 for _ in range(n)]  # includes cards bought this turn
+        self.dev_new = [[0] * 5 for _ in range(n)]  # bought this turn
+        self.dev_played = [[0] * 5 for _ in range(n)]
+        self.rates = [[4] * A.N_RESOURCES for _ in range(n)]
+
+        self.settlements_left = [SETTLEMENTS_PER_PLAYER] * n
+        self.cities_left = [CITIES_PER_PLAYER] * n
+        self.roads_left = [ROADS_PER_PLAYER] * n
+        self.road_length = [0] * n
+        self.longest_road = -1  # holder seat or -1
+        self.largest_army = -1
+        self.vp_public = [0] * n
+
+        # Turn state.
+        self.phase = SETUP_SETTLEMENT
+        self.current = 0  # whose turn it is
+        self.acting = 0  # who must decide now
+        self.turns = 0  # completed turns (setup excluded)
+        self.winner: int | None = None
+        self.truncated = False
+        self.n_actions = 0
+        self._setup_order = [*range(n), *reversed(range(n))]
+        self._setup_step = 0
+        self._last_settlement = -1
+        self._dev_played_this_turn = False
+        self._offers_this_turn = 0
+        self._discarding: list[int] = []  # seats still to discard, in order
+        self._to_discard = [0] * n
+        self._after_robber = MAIN  # phase to return to after the robber (PRE_ROLL for a knight)
+        self._victims: list[int] = []
+        self._free_roads = 0
+        self._after_road_building = MAIN
+        self._offer: tuple[int, int, int] | None = None
+        self._responders: list[int] = []
+        self._accepted: list[int] = []
+        self._legal: list[int] | None = None
+
+        # Traces for the game record.
+        self.dice: list[int] = []
+        self.vp_by_turn: list[tuple[int, ...]] = []
+        self.produced = [[0] * A.N_RESOURCES for _ in range(n)]
+        self.robber_moves = 0
+        self.sevens = 0
+        self.maritime_trades = 0
+        self.domestic_trades = 0
+        self.first_settlement_turn: list[int | None] = [None] * n
+        self.first_city_turn: list[int | None] = [None] * n
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def done(self) -> bool:
+        return self.phase == GAME_OVER
+
+    def victory_points(self, seat: int) -> int:
+        """Total victory points of ``seat``, hidden victory-point cards included."""
+        return self.vp_public[seat] + self.dev_hand[seat][VICTORY_POINT]
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions for seat ``acting``, in increasing index order. Do not mutate."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def action_mask(self) -> list[bool]:
+        """A boolean per action index, True where legal; length ``actions.N_ACTIONS``."""
+        mask = [False] * A.N_ACTIONS
+        for a in self.legal_actions():
+            mask[a] = True
+        return mask
+
+    def settlement_spots(self, seat: int) -> list[int]:
+        """Intersections where ``seat`` may build a settlement now (ignoring its cards)."""
+        owner = self.owner
+        nbrs = tables().node_neighbours
+        if self.phase == SETUP_SETTLEMENT:
+            candidates: object = range(A.N_INTERSECTIONS)
+        else:
+            candidates = sorted(self.network[seat])
+        ro = self.road_owner
+        paths = tables().node_paths
+        spots = []
+        for v in candidates:  # type: ignore[attr-defined]
+            if owner[v] >= 0 or any(owner[w] >= 0 for w in nbrs[v]):
+                continue
+            if self.phase != SETUP_SETTLEMENT and not any(ro[e] == seat for e in paths[v]):
+                continue
+            spots.append(v)
+        return spots
+
+    def road_spots(self, seat: int) -> list[int]:
+        """Paths where ``seat`` may build a road now (ignoring its cards), sorted."""
+        if self.phase == SETUP_ROAD:
+            return [e for e in tables().node_paths[self._last_settlement] if self.road_owner[e] < 0]
+        owner, ro, paths = self.owner, self.road_owner, tables().node_paths
+        spots: set[int] = set()
+        for v in self.network[seat]:
+            o = owner[v]
+            if o >= 0 and o != seat:
+                continue  # an opponent's building: the road cannot continue through it
+            for e in paths[v]:
+                if ro[e] < 0:
+                    spots.add(e)
+        return sorted(spots)
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _compute_legal(self) -> list[int]:
+        phase = self.phase
+        p = self.acting
+        if phase == MAIN:
+            return self._main_actions(p)
+        if phase == PRE_ROLL:
+            return [A.ROLL, *self._dev_plays(p)] if not self._dev_played_this_turn else [A.ROLL]
+        if phase == DISCARD:
+            hand = self.hands[p]
+            return [A.DISCARD + r for r in range(A.N_RESOURCES) if hand[r]]
+        if phase == MOVE_ROBBER:
+            return [A.ROBBER + h for h in self._robber_hexes()]
+        if phase == STEAL:
+            return [A.STEAL + s for s in self._victims]
+        if phase == ROAD_BUILDING:
+            return [A.ROAD + e for e in self.road_spots(p)]
+        if phase == SETUP_SETTLEMENT:
+            return [A.SETTLEMENT + v for v in self.settlement_spots(p)]
+        if phase == SETUP_ROAD:
+            return [A.ROAD + e for e in self.road_spots(p)]
+        if phase == TRADE_RESPONSE:
+            assert self._offer is not None
+            if self.hands[p][self._offer[2]] >= 1:
+                return [A.ACCEPT_TRADE, A.DECLINE_TRADE]
+            return [A.DECLINE_TRADE]
+        if phase == TRADE_CONFIRM:
+            return [*(A.CONFIRM_TRADE + s for s in sorted(self._accepted)), A.CANCEL_TRADE]
+        return []
+
+    def _main_actions(self, p: int) -> list[int]:
+        hand = self.hands[p]
+        lumber, wool, grain, brick, ore = hand
+        acts = [A.END_TURN]
+        if lumber and brick and self.roads_left[p]:
+            acts += [A.ROAD + e for e in self.road_spots(p)]
+        if lumber and brick and wool and grain and self.settlements_left[p]:
+            acts += [A.SETTLEMENT + v for v in self.settlement_spots(p)]
+        if grain >= 2 and ore >= 3 and self.cities_left[p]:
+            building, owner = self.building, self.owner
+            acts += [
+                A.CITY + v
+                for v in sorted(self.network[p])
+                if owner[v] == p and building[v] == 1
+            ]
+        if wool and grain and ore and self.dev_deck:
+            acts.append(A.BUY_DEV)
+        if not self._dev_played_this_turn:
+            acts += self._dev_plays(p)
+        bank, rates = self.bank, self.rates[p]
+        for give in range(A.N_RESOURCES):
+            if hand[give] >= rates[give]:
+                base = A.MARITIME + 4 * give
+                k = 0
+                for get in range(A.N_RESOURCES):
+                    if get != give:
+                        if bank[get]:
+                            acts.append(base + k)
+                        k += 1
+        if self._offers_this_turn < self.options.trade_offers_per_turn:
+            for n_give in A.OFFER_SIZES:
+                block = A.OFFER + (n_give - 1) * len(A.TRADE_PAIRS)
+                for give in range(A.N_RESOURCES):
+                    if hand[give] >= n_give:
+                        acts += range(block + 4 * give, block + 4 * give + 4)
+        acts.sort()
+        return acts
+
+    def _dev_plays(self, p: int) -> list[int]:
+        have, new = self.dev_hand[p], self.dev_new[p]
+        acts = []
+        if have[KNIGHT] > new[KNIGHT]:
+            acts.append(A.PLAY_KNIGHT)
+        if have[ROAD_BUILDING_CARD] > new[ROAD_BUILDING_CARD] and self.roads_left[p]:
+            if self.road_spots(p):
+                acts.append(A.PLAY_ROAD_BUILDING)
+        if have[YEAR_OF_PLENTY] > new[YEAR_OF_PLENTY]:
+            bank = self.bank
+            acts += [
+                A.YEAR_OF_PLENTY + k
+                for k, (r1, r2) in enumerate(A.YOP_PAIRS)
+                if bank[r1] >= 1 + (r1 == r2) and bank[r2] >= 1
+            ]
+        if have[MONOPOLY] > new[MONOPOLY]:
+            acts += range(A.MONOPOLY, A.MONOPOLY + A.N_RESOURCES)
+        return acts
+
+    def _robber_hexes(self) -> list[int]:
+        hexes = [h for h in range(A.N_HEXES) if h != self.robber]
+        if not self.options.friendly_robber:
+            return hexes
+        owner, corners, vp, p = self.owner, tables().hex_corners, self.vp_public, self.current
+        allowed = [
+            h
+            for h in hexes
+            if not any(owner[v] >= 0 and owner[v] != p and vp[owner[v]] < 3 for v in corners[h])
+        ]
+        return allowed or hexes
+
+    # ------------------------------------------------------------------ applying actions
+
+    def step(self, action: int) -> None:
+        """Apply ``action`` for seat ``acting``. Raises :class:`IllegalActionError` if illegal."""
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(self._illegal_message(action))
+        self._legal = None
+        self.n_actions += 1
+        p = self.acting
+        phase = self.phase
+        if phase == MAIN:
+            self._main_step(p, action)
+        elif phase == PRE_ROLL:
+            if action == A.ROLL:
+                self._roll()
+            else:
+                self._play_dev(p, action, PRE_ROLL)
+        elif phase == DISCARD:
+            self._discard(p, action - A.DISCARD)
+        elif phase == MOVE_ROBBER:
+            self._move_robber(p, action - A.ROBBER)
+        elif phase == STEAL:
+            self._steal(p, action - A.STEAL)
+            self.phase = self._after_robber
+        elif phase == ROAD_BUILDING:
+            self._build_road(p, action - A.ROAD, free=True)
+            self._free_roads -= 1
+            if self._free_roads == 0 or not self.roads_left[p] or not self.road_spots(p):
+                self.phase = self._after_road_building
+        elif phase == SETUP_SETTLEMENT:
+            self._setup_settlement(p, action - A.SETTLEMENT)
+        elif phase == SETUP_ROAD:
+            self._build_road(p, action - A.ROAD, free=True)
+            self._advance_setup()
+        elif phase == TRADE_RESPONSE:
+            self._respond(p, action == A.ACCEPT_TRADE)
+        elif phase == TRADE_CONFIRM:
+            self._confirm(p, action)
+        # A player wins the moment they hold the target during their own turn (setup excluded).
+        if PRE_ROLL <= self.phase < GAME_OVER:
+            if self.victory_points(self.current) >= self.options.vp_to_win:
+                self._finish(self.current)
+        if self.options.debug:
+            self.check_invariants()
+
+    def _illegal_message(self, action: int) -> str:
+        if self.phase == GAME_OVER:
+            return f"action {action} ({A.describe(action)}): the game is over"
+        legal = self.legal_actions()
+        shown = ", ".join(f"{a} {A.describe(a)}" for a in legal[:12])
+        more = f", ... ({len(legal)} in all)" if len(legal) > 12 else ""
+        return (
+            f"action {action} ({A.describe(action)}) is not legal for seat {self.acting} "
+            f"in phase {PHASE_NAMES[self.phase]}; legal: {shown}{more}"
+        )
+
+    def _main_step(self, p: int, a: int) -> None:
+        if a == A.END_TURN:
+            self._end_turn()
+        elif A.ROAD <= a < A.ROBBER:
+            self._pay(p, ROAD_COST)
+            self._build_road(p, a - A.ROAD, free=False)
+        elif A.SETTLEMENT <= a < A.CITY:
+            self._pay(p, SETTLEMENT_COST)
+            self._place_settlement(p, a - A.SETTLEMENT)
+            if self.first_settlement_turn[p] is None:
+                self.first_settlement_turn[p] = self.turns
+        elif A.CITY <= a < A.ROAD:
+            self._pay(p, CITY_COST)
+            v = a - A.CITY
+            self.building[v] = 2
+            self.cities_left[p] -= 1
+            self.settlements_left[p] += 1
+            self.vp_public[p] += 1
+            if self.first_city_turn[p] is None:
+                self.first_city_turn[p] = self.turns
+        elif a == A.BUY_DEV:
+            self._pay(p, DEV_COST)
+            card = self.dev_deck.pop()
+            self.dev_hand[p][card] += 1
+            self.dev_new[p][card] += 1
+        elif A.MARITIME <= a < A.OFFER:
+            give, get = A.TRADE_PAIRS[a - A.MARITIME]
+            rate = self.rates[p][give]
+            self.hands[p][give] -= rate
+            self.bank[give] += rate
+            self.hands[p][get] += 1
+            self.bank[get] -= 1
+            self.hand_size[p] += 1 - rate
+            self.maritime_trades += 1
+        elif A.OFFER <= a < A.ACCEPT_TRADE:
+            self._offer = A.OFFERS[a - A.OFFER]
+            self._offers_this_turn += 1
+            n = self.n_players
+            self._responders = [(p + k) % n for k in range(1, n)]
+            self._accepted = []
+            self.phase = TRADE_RESPONSE
+            self.acting = self._responders.pop(0)
+        else:
+            self._play_dev(p, a, MAIN)
+
+    def _pay(self, p: int, cost: tuple[int, ...]) -> None:
+        hand, bank = self.hands[p], self.bank
+        total = 0
+        for r in range(A.N_RESOURCES):
+            c = cost[r]
+            if c:
+                hand[r] -= c
+                bank[r] += c
+                total += c
+        self.hand_size[p] -= total
+
+    def _gain(self, p: int, r: int, k: int) -> None:
+        self.hands[p][r] += k
+        self.bank[r] -= k
+        self.hand_size[p] += k
+
+    # -- setup
+
+    def _setup_settlement(self, p: int, v: int) -> None:
+        self._place_settlement(p, v)
+        self._last_settlement = v
+        if self._setup_step >= self.n_players:  # the second settlement yields its income
+            for h in tables().node_hexes[v]:
+                r = self.hex_resource[h]
+                if r >= 0 and self.bank[r]:
+                    self._gain(p, r, 1)
+                    self.produced[p][r] += 1
+        self.phase = SETUP_ROAD
+
+    def _advance_setup(self) -> None:
+        self._setup_step += 1
+        if self._setup_step < len(self._setup_order):
+            self.current = self.acting = self._setup_order[self._setup_step]
+            self.phase = SETUP_SETTLEMENT
+        else:
+            self.current = self.acting = 0
+            self.phase = PRE_ROLL
+
+    # -- building
+
+    def _place_settlement(self, p: int, v: int) -> None:
+        self.owner[v] = p
+        self.building[v] = 1
+        self.settlements_left[p] -= 1
+        self.vp_public[p] += 1
+        self.network[p].add(v)
+        code = self.harbor_at[v]
+        if code == 0:
+            self.rates[p] = [min(r, 3) for r in self.rates[p]]
+        elif code > 0:
+            self.rates[p][code - 1] = 2
+        # A settlement cuts every opponent road passing through v.
+        cut = [
+            q
+            for q in range(self.n_players)
+            if q != p and sum(self.road_owner[e] == q for e in tables().node_paths[v]) >= 2
+        ]
+        if cut:
+            for q in cut:
+                self.road_length[q] = self._longest_road(q)
+            self._award_longest_road(cut_holder=self.longest_road in cut)
+
+    def _build_road(self, p: int, e: int, free: bool) -> None:
+        self.road_owner[e] = p
+        self.roads_of[p].append(e)
+        self.roads_left[p] -= 1
+        a, b = tables().path_nodes[e]
+        self.network[p].add(a)
+        self.network[p].add(b)
+        length = self._longest_road(p)
+        if length != self.road_length[p]:
+            self.road_length[p] = length
+            if length >= LONGEST_ROAD_MIN:
+                self._award_longest_road(cut_holder=False)
+
+    def _longest_road(self, p: int) -> int:
+        """Length of ``p``'s longest trail of roads, not passing through opponents' buildings."""
+        links = tables().node_links
+        owner, ro = self.owner, self.road_owner
+        nodes = {v for e in self.roads_of[p] for v in tables().path_nodes[e]}
+        # Per node, p's roads leaving it; opponents' buildings end a trail but may start one.
+        own_links = {v: [(e, w) for e, w in links[v] if ro[e] == p] for v in nodes}
+        blocked = {v for v in nodes if owner[v] >= 0 and owner[v] != p}
+        best = 0
+        seen: set[int] = set()
+
+        def walk(v: int, used: int, length: int) -> None:
+            nonlocal best
+            seen.add(v)
+            if length > best:
+                best = length
+            if length and v in blocked:
+                return
+            for e, w in own_links[v]:
+                bit = 1 << e
+                if not used & bit:
+                    walk(w, used | bit, length + 1)
+
+        # A longest trail can always be taken to start at a node that is not an unblocked node of
+        # degree 2 (else it could be extended backwards), except on a component that is a pure
+        # cycle of such nodes, which is walked from any of its nodes afterwards.
+        for v in nodes:
+            if len(own_links[v]) != 2 or v in blocked:
+                walk(v, 0, 0)
+        for v in nodes:
+            if v not in seen:
+                walk(v, 0, 0)
+        return best
+
+    def _award_longest_road(self, cut_holder: bool) -> None:
+        lengths = self.road_length
+        holder = self.longest_road
+        top = max(lengths)
+        leaders = [q for q in range(self.n_players) if lengths[q] == top]
+        single = leaders[0] if len(leaders) == 1 and top >= LONGEST_ROAD_MIN else -1
+        if holder >= 0 and not cut_holder:
+            # Only a strictly longer road takes the card from its holder.
+            new = single if single >= 0 and lengths[single] > lengths[holder] else holder
+        else:
+            # Card set aside, or its holder's road was cut: the single longest road of 5+ takes
+            # it (possibly the holder's again); a shared longest road leaves it set aside.
+            new = single
+        if new != holder:
+            if holder >= 0:
+                self.vp_public[holder] -= 2
+            if new >= 0:
+                self.vp_public[new] += 2
+            self.longest_road = new
+
+    # -- dice, robber
+
+    def _roll(self) -> None:
+        rng = self._dice_rng.random
+        total = int(rng() * 6) + int(rng() * 6) + 2
+        self.dice.append(total)
+        if total == 7:
+            self.sevens += 1
+            n, limit = self.n_players, self.options.discard_limit
+            order = [(self.current + k) % n for k in range(n)]
+            self._discarding = [q for q in order if self.hand_size[q] > limit]
+            for q in self._discarding:
+                self._to_discard[q] = self.hand_size[q] // 2
+            self._after_robber = MAIN
+            if self._discarding:
+                self.phase = DISCARD
+                self.acting = self._discarding[0]
+            else:
+                self.phase = MOVE_ROBBER
+            return
+        self._produce(total)
+        self.phase = MAIN
+
+    def _produce(self, number: int) -> None:
+        owner, building, corners = self.owner, self.building, tables().hex_corners
+        owed: dict[int, list[int]] = {}
+        for h, r in self._producers[number]:
+            if h == self.robber:
+                continue
+            for v in corners[h]:
+                q = owner[v]
+                if q >= 0:
+                    per_seat = owed.get(r)
+                    if per_seat is None:
+                        per_seat = owed[r] = [0] * self.n_players
+                    per_seat[q] += building[v]
+        for r, per_seat in owed.items():
+            if sum(per_seat) <= self.bank[r]:
+                for q, k in enumerate(per_seat):
+                    if k:
+                        self._gain(q, r, k)
+                        self.produced[q][r] += k
+            else:
+                owed_seats = [q for q, k in enumerate(per_seat) if k]
+                if len(owed_seats) == 1 and self.bank[r]:
+                    q, k = owed_seats[0], self.bank[r]
+                    self._gain(q, r, k)
+                    self.produced[q][r] += k
+
+    def _discard(self, p: int, r: int) -> None:
+        self.hands[p][r] -= 1
+        self.bank[r] += 1
+        self.hand_size[p] -= 1
+        self._to_discard[p] -= 1
+        if self._to_discard[p] == 0:
+            self._discarding.pop(0)
+            if self._discarding:
+                self.acting = self._discarding[0]
+            else:
+                self.acting = self.current
+                self.phase = MOVE_ROBBER
+
+    def _move_robber(self, p: int, h: int) -> None:
+        self.robber = h
+        self.robber_moves += 1
+        owner, sizes = self.owner, self.hand_size
+        victims = sorted(
+            {owner[v] for v in tables().hex_corners[h] if owner[v] >= 0 and owner[v] != p}
+        )
+        victims = [q for q in victims if sizes[q]]
+        if len(victims) > 1:
+            self._victims = victims
+            self.phase = STEAL
+            return
+        if victims:
+            self._steal(p, victims[0])
+        self.phase = self._after_robber
+
+    def _steal(self, p: int, victim: int) -> None:
+        hand = self.hands[victim]
+        k = self._steal_rng.randrange(self.hand_size[victim])
+        for r in range(A.N_RESOURCES):
+            if k < hand[r]:
+                break
+            k -= hand[r]
+        hand[r] -= 1
+        self.hand_size[victim] -= 1
+        self.hands[p][r] += 1
+        self.hand_size[p] += 1
+
+    # -- development cards
+
+    def _play_dev(self, p: int, a: int, phase: int) -> None:
+        self._dev_played_this_turn = True
+        if a == A.PLAY_KNIGHT:
+            self._use_card(p, KNIGHT)
+            self._award_largest_army(p)
+            self._after_robber = phase
+            self.phase = MOVE_ROBBER
+        elif a == A.PLAY_ROAD_BUILDING:
+            self._use_card(p, ROAD_BUILDING_CARD)
+            self._free_roads = 2
+            self._after_road_building = phase
+            self.phase = ROAD_BUILDING
+        elif A.YEAR_OF_PLENTY <= a < A.MONOPOLY:
+            self._use_card(p, YEAR_OF_PLENTY)
+            for r in A.YOP_PAIRS[a - A.YEAR_OF_PLENTY]:
+                self._gain(p, r, 1)
+        else:
+            self._use_card(p, MONOPOLY)
+            r = a - A.MONOPOLY
+            for q in range(self.n_players):
+                if q != p and self.hands[q][r]:
+                    k = self.hands[q][r]
+                    self.hands[q][r] = 0
+                    self.hand_size[q] -= k
+                    self.hands[p][r] += k
+                    self.hand_size[p] += k
+
+    def _use_card(self, p: int, card: int) -> None:
+        self.dev_hand[p][card] -= 1
+        self.dev_played[p][card] += 1
+
+    def _award_largest_army(self, p: int) -> None:
+        knights = self.dev_played[p][KNIGHT]
+        holder = self.largest_army
+        if holder == p or knights < LARGEST_ARMY_MIN:
+            return
+        if holder < 0 or knights > self.dev_played[holder][KNIGHT]:
+            if holder >= 0:
+                self.vp_public[holder] -= 2
+            self.vp_public[p] += 2
+            self.largest_army = p
+
+    # -- domestic trade
+
+    def _respond(self, p: int, accept: bool) -> None:
+        if accept:
+            self._accepted.append(p)
+        if self._responders:
+            self.acting = self._responders.pop(0)
+        elif self._accepted:
+            self.acting = self.current
+            self.phase = TRADE_CONFIRM
+        else:
+            self._close_offer()
+
+    def _confirm(self, p: int, a: int) -> None:
+        if a != A.CANCEL_TRADE:
+            partner = a - A.CONFIRM_TRADE
+            give, n_give, get = self._offer  # type: ignore[misc]
+            mine, theirs = self.hands[p], self.hands[partner]
+            mine[give] -= n_give
+            theirs[give] += n_give
+            theirs[get] -= 1
+            mine[get] += 1
+            self.hand_size[p] += 1 - n_give
+            self.hand_size[partner] += n_give - 1
+            self.domestic_trades += 1
+        self._close_offer()
+
+    def _close_offer(self) -> None:
+        self._offer = None
+        self._accepted = []
+        self.acting = self.current
+        self.phase = MAIN
+
+    # -- turns and the end
+
+    def _end_turn(self) -> None:
+        n = self.n_players
+        self.vp_by_turn.append(tuple(self.victory_points(q) for q in range(n)))
+        p = self.current
+        self.dev_new[p] = [0] * 5
+        self._dev_played_this_turn = False
+        self._offers_this_turn = 0
+        self.turns += 1
+        limit = self.options.turn_limit
+        if limit is not None and self.turns >= limit:
+            self.truncated = True
+            self.phase = GAME_OVER
+            return
+        self.current = self.acting = (p + 1) % n
+        self.phase = PRE_ROLL
+
+    def _finish(self, winner: int) -> None:
+        self.winner = winner
+        self.phase = GAME_OVER
+        self.vp_by_turn.append(tuple(self.victory_points(q) for q in range(self.n_players)))
+        self.turns += 1  # the winning turn counts as played
+
+    # ------------------------------------------------------------------ checking
+
+    def check_invariants(self) -> None:
+        """Raise :class:`InvariantError` if a conservation law or cached value is off."""
+        n = self.n_players
+        problems = []
+        for r in range(A.N_RESOURCES):
+            total = self.bank[r] + sum(self.hands[q][r] for q in range(n))
+            if total != CARDS_PER_RESOURCE or self.bank[r] < 0:
+                problems.append(f"resource {A.RESOURCES[r]}: bank+hands = {total}")
+        for q in range(n):
+            if min(self.hands[q]) < 0 or sum(self.hands[q]) != self.hand_size[q]:
+                problems.append(f"seat {q}: hand {self.hands[q]} vs size {self.hand_size[q]}")
+        for card, count in enumerate(DEV_DECK_COUNTS):
+            total = self.dev_deck.count(card) + sum(
+                self.dev_hand[q][card] + self.dev_played[q][card] for q in range(n)
+            )
+            if total != count:
+                problems.append(f"development card {DEV_CARD_NAMES[card]}: {total} of {count}")
+        for q in range(n):
+            settlements = sum(
+                1 for v in range(A.N_INTERSECTIONS) if self.owner[v] == q and self.building[v] == 1
+            )
+            cities = sum(
+                1 for v in range(A.N_INTERSECTIONS) if self.owner[v] == q and self.building[v] == 2
+            )
+            roads = self.road_owner.count(q)
+            if settlements + self.settlements_left[q] != SETTLEMENTS_PER_PLAYER:
+                problems.append(f"seat {q}: settlements on board/left disagree")
+            if cities + self.cities_left[q] != CITIES_PER_PLAYER:
+                problems.append(f"seat {q}: cities on board/left disagree")
+            if roads + self.roads_left[q] != ROADS_PER_PLAYER or roads != len(self.roads_of[q]):
+                problems.append(f"seat {q}: roads on board/left disagree")
+            vp = settlements + 2 * cities
+            vp += 2 * (self.longest_road == q) + 2 * (self.largest_army == q)
+            if vp != self.vp_public[q]:
+                problems.append(f"seat {q}: public VP {self.vp_public[q]}, pieces say {vp}")
+            if self.road_length[q] != self._longest_road(q):
+                problems.append(f"seat {q}: cached road length {self.road_length[q]} is stale")
+        for v in range(A.N_INTERSECTIONS):
+            if self.owner[v] >= 0 and any(
+                self.owner[w] >= 0 for w in tables().node_neighbours[v]
+            ):
+                problems.append(f"intersection {v}: distance rule broken")
+        holder, lengths = self.longest_road, self.road_length
+        if holder >= 0 and lengths[holder] < LONGEST_ROAD_MIN:
+            problems.append(f"longest road held by seat {holder} with a road under 5")
+        if holder >= 0 and max(lengths) > lengths[holder]:
+            problems.append(f"longest road held by seat {holder} but a longer road exists")
+        if holder < 0 and max(lengths) >= LONGEST_ROAD_MIN and lengths.count(max(lengths)) == 1:
+            problems.append("longest road set aside although one road is the single longest")
+        army, knights = self.largest_army, [self.dev_played[q][KNIGHT] for q in range(n)]
+        if army >= 0 and (knights[army] < LARGEST_ARMY_MIN or max(knights) > knights[army]):
+            problems.append(f"largest army held by seat {army} without the most knights")
+        if army < 0 and max(knights) >= LARGEST_ARMY_MIN:
+            problems.append("largest army unclaimed although a seat has played 3 knights")
+        if problems:
+            raise InvariantError(
+                f"game seed {self.seed}, board {self.board.id}, after {self.n_actions} actions: "
+                + "; ".join(problems)
+            )

@@ -1,0 +1,65 @@
+"""The record of one finished game: what metrics and experiments need, and nothing else."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Outcome and per-turn traces of one Catan game.
+
+    Turns count player turns (setup excluded; the winning turn included); a round is one turn of
+    every seat, ``rounds = ceil(turns / n_players)``. Per-seat tuples are indexed by seat.
+
+    Attributes:
+        board_id: id of the board played.
+        seed: the game seed (dice, development deck, robber steals).
+        agents: agent spec per seat, e.g. ``("greedy", "random", ...)``.
+        winner: winning seat, or None when the game was cut off by the turn limit.
+        truncated: True when the turn limit ended the game.
+        turns, rounds: game length.
+        n_actions: decisions taken, every seat's (setup, discards and trade answers included).
+        final_vp: victory points per seat at the end, hidden cards included.
+        vp_by_turn: victory points per seat after every turn, shape (turns, n_players).
+        produced: resource cards received from production per seat, shape (n_players, 5)
+            in the order lumber, wool, grain, brick, ore (setup income included).
+        dice: the total rolled on every turn, length turns (or turns - 1 when the game was won
+            at the start of a turn, before its roll).
+        robber_moves, sevens: robber moves (7s and knights) and 7s rolled.
+        maritime_trades, domestic_trades: trades made with the bank and between seats.
+        knights_played: knights played per seat.
+        first_settlement_turn, first_city_turn: the turn (0-based) of each seat's first
+            settlement built after setup and first city; None if never.
+        longest_road, largest_army: holder seat at the end, or None.
+    """
+
+    board_id: str
+    seed: int
+    agents: tuple[str, ...]
+    winner: int | None
+    truncated: bool
+    turns: int
+    rounds: int
+    n_actions: int
+    final_vp: tuple[int, ...]
+    vp_by_turn: tuple[tuple[int, ...], ...]
+    produced: tuple[tuple[int, ...], ...]
+    dice: tuple[int, ...]
+    robber_moves: int
+    sevens: int
+    maritime_trades: int
+    domestic_trades: int
+    knights_played: tuple[int, ...]
+    first_settlement_turn: tuple[int | None, ...]
+    first_city_turn: tuple[int | None, ...]
+    longest_road: int | None
+    largest_army: int | None
+
+    @property
+    def n_players(self) -> int:
+        return len(self.final_vp)
+
+    def to_dict(self) -> dict:
+        """A JSON/Parquet-ready dict (tuples become lists)."""
+        return asdict(self)
