@@ -392,9 +392,9 @@ class Game:
         acts = []
         if have[KNIGHT] > new[KNIGHT]:
             acts.append(A.PLAY_KNIGHT)
-        if have[ROAD_BUILDING_CARD] > new[ROAD_BUILDING_CARD] and self.roads_left[p]:
-            if self.road_spots(p):
-                acts.append(A.PLAY_ROAD_BUILDING)
+        playable = have[ROAD_BUILDING_CARD] > new[ROAD_BUILDING_CARD]
+        if playable and self.roads_left[p] and self.road_spots(p):
+            acts.append(A.PLAY_ROAD_BUILDING)
         if have[YEAR_OF_PLENTY] > new[YEAR_OF_PLENTY]:
             bank = self.bank
             acts += [
@@ -458,9 +458,10 @@ class Game:
         elif phase == TRADE_CONFIRM:
             self._confirm(p, action)
         # A player wins the moment they hold the target during their own turn (setup excluded).
-        if PRE_ROLL <= self.phase < GAME_OVER:
-            if self.victory_points(self.current) >= self.options.vp_to_win:
-                self._finish(self.current)
+        phase = self.phase
+        p = self.current
+        if PRE_ROLL <= phase < GAME_OVER and self.victory_points(p) >= self.options.vp_to_win:
+            self._finish(self.current)
         if self.options.debug:
             self.check_invariants()
 
