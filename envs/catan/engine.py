@@ -26,8 +26,9 @@ leave room, each an option or documented here:
 * Bank shortage: if the bank cannot pay every seat what it is owed of a resource, nobody gets
   that resource — unless only one seat is owed it, who then gets what is left.
 * Domestic trade: the seat on turn offers one or two cards of one resource for one card of
-  another; the other seats accept or decline in turn order; the offerer confirms with one
-  accepting seat or cancels. At most ``trade_offers_per_turn`` offers a turn (0 disables them),
+  another; the other seats that hold the card asked for accept or decline in turn order (a seat
+  without it cannot accept and is not asked); the offerer confirms with one accepting seat or
+  cancels. At most ``trade_offers_per_turn`` offers a turn (0 disables them),
   which bounds the haggling agents can do.
 """
 
@@ -149,10 +150,46 @@ def tables() -> _Tables:
     return _TABLES
 
 
+# For each resource given, the (resource received, MARITIME action) pairs in index order.
+_MARITIME_BY_GIVE = tuple(
+    tuple((get, A.maritime(give, get)) for get in range(A.N_RESOURCES) if get != give)
+    for give in range(A.N_RESOURCES)
+)
+
+
 def _stream(seed: int, name: str) -> random.Random:
     # String seeds are hashed with SHA-512 by `random`, so streams are stable across processes
     # and Python runs (unlike hash() of a str, which is salted per process).
     return random.Random(f"ludolab.catan:{name}:{seed}")
+
+
+def _longest_trail(
+    links: dict[int, list[tuple[int, int]]],
+    blocked: set[int],
+    starts: list[int],
+    seen: set[int],
+    most: int,
+) -> int:
+    """Longest trail (no road used twice) from any of ``starts``; marks visited nodes in ``seen``.
+
+    Stops early at ``most`` (the number of roads). Trails may end at, not pass, ``blocked``.
+    """
+    best = 0
+    for start in starts:
+        stack = [(start, 0, 0)]
+        while stack:
+            v, used, length = stack.pop()
+            seen.add(v)
+            if length > best:
+                best = length
+                if best == most:
+                    return best
+            if length and v in blocked:
+                continue
+            for bit, w in links[v]:
+                if not used & bit:
+                    stack.append((w, used | bit, length + 1))
+    return best
 
 
 class Game:
@@ -187,10 +224,10 @@ class Game:
         # Board, per hex and per node.
         self.hex_resource = tuple(-1 if c == DESERT else c for c in board.terrain)
         self.hex_number = board.numbers
-        producers: list[list[tuple[int, int]]] = [[] for _ in range(13)]
+        producers: list[list[tuple[int, int, tuple[int, ...]]]] = [[] for _ in range(13)]
         for h, number in enumerate(board.numbers):
             if number:
-                producers[number].append((h, self.hex_resource[h]))
+                producers[number].append((h, self.hex_resource[h], t.hex_corners[h]))
         self._producers = tuple(tuple(p) for p in producers)
         harbor_at = [-1] * A.N_INTERSECTIONS
         for slot, code in enumerate(board.harbors):
@@ -341,10 +378,7 @@ class Game:
         if phase == SETUP_ROAD:
             return [A.ROAD + e for e in self.road_spots(p)]
         if phase == TRADE_RESPONSE:
-            assert self._offer is not None
-            if self.hands[p][self._offer[2]] >= 1:
-                return [A.ACCEPT_TRADE, A.DECLINE_TRADE]
-            return [A.DECLINE_TRADE]
+            return [A.ACCEPT_TRADE, A.DECLINE_TRADE]
         if phase == TRADE_CONFIRM:
             return [*(A.CONFIRM_TRADE + s for s in sorted(self._accepted)), A.CANCEL_TRADE]
         return []
@@ -352,9 +386,18 @@ class Game:
     def _main_actions(self, p: int) -> list[int]:
         hand = self.hands[p]
         lumber, wool, grain, brick, ore = hand
+        # Built in increasing index order, so no sort is needed.
         acts = [A.END_TURN]
-        if lumber and brick and self.roads_left[p]:
-            acts += [A.ROAD + e for e in self.road_spots(p)]
+        if wool and grain and ore and self.dev_deck:
+            acts.append(A.BUY_DEV)
+        dev = self.dev_hand[p]
+        plays = (
+            self._dev_plays(p)
+            if not self._dev_played_this_turn and (dev[0] or dev[2] or dev[3] or dev[4])
+            else ()
+        )
+        if plays and plays[0] < A.SETTLEMENT:  # knight, road building
+            acts += [a for a in plays if a < A.SETTLEMENT]
         if lumber and brick and wool and grain and self.settlements_left[p]:
             acts += [A.SETTLEMENT + v for v in self.settlement_spots(p)]
         if grain >= 2 and ore >= 3 and self.cities_left[p]:
@@ -364,27 +407,22 @@ class Game:
                 for v in sorted(self.network[p])
                 if owner[v] == p and building[v] == 1
             ]
-        if wool and grain and ore and self.dev_deck:
-            acts.append(A.BUY_DEV)
-        if not self._dev_played_this_turn:
-            acts += self._dev_plays(p)
+        if lumber and brick and self.roads_left[p]:
+            acts += [A.ROAD + e for e in self.road_spots(p)]
+        if plays:
+            acts += [a for a in plays if a >= A.SETTLEMENT]  # year of plenty, monopoly
         bank, rates = self.bank, self.rates[p]
         for give in range(A.N_RESOURCES):
             if hand[give] >= rates[give]:
-                base = A.MARITIME + 4 * give
-                k = 0
-                for get in range(A.N_RESOURCES):
-                    if get != give:
-                        if bank[get]:
-                            acts.append(base + k)
-                        k += 1
+                for get, a in _MARITIME_BY_GIVE[give]:
+                    if bank[get]:
+                        acts.append(a)
         if self._offers_this_turn < self.options.trade_offers_per_turn:
             for n_give in A.OFFER_SIZES:
                 block = A.OFFER + (n_give - 1) * len(A.TRADE_PAIRS)
                 for give in range(A.N_RESOURCES):
                     if hand[give] >= n_give:
                         acts += range(block + 4 * give, block + 4 * give + 4)
-        acts.sort()
         return acts
 
     def _dev_plays(self, p: int) -> list[int]:
@@ -458,10 +496,12 @@ class Game:
         elif phase == TRADE_CONFIRM:
             self._confirm(p, action)
         # A player wins the moment they hold the target during their own turn (setup excluded).
-        phase = self.phase
         p = self.current
-        if PRE_ROLL <= phase < GAME_OVER and self.victory_points(p) >= self.options.vp_to_win:
-            self._finish(self.current)
+        if (
+            self.vp_public[p] + self.dev_hand[p][VICTORY_POINT] >= self.options.vp_to_win
+            and PRE_ROLL <= self.phase < GAME_OVER
+        ):
+            self._finish(p)
         if self.options.debug:
             self.check_invariants()
 
@@ -513,11 +553,15 @@ class Game:
         elif A.OFFER <= a < A.ACCEPT_TRADE:
             self._offer = A.OFFERS[a - A.OFFER]
             self._offers_this_turn += 1
-            n = self.n_players
-            self._responders = [(p + k) % n for k in range(1, n)]
+            n, get, hands = self.n_players, self._offer[2], self.hands
+            # A seat without the card asked for has no choice but to decline; it is not asked.
+            self._responders = [q for k in range(1, n) if hands[q := (p + k) % n][get]]
             self._accepted = []
-            self.phase = TRADE_RESPONSE
-            self.acting = self._responders.pop(0)
+            if self._responders:
+                self.phase = TRADE_RESPONSE
+                self.acting = self._responders.pop(0)
+            else:
+                self._offer = None
         else:
             self._play_dev(p, a, MAIN)
 
@@ -557,7 +601,7 @@ class Game:
             self.phase = SETUP_SETTLEMENT
         else:
             self.current = self.acting = 0
-            self.phase = PRE_ROLL
+            self._start_turn()
 
     # -- building
 
@@ -584,50 +628,54 @@ class Game:
             self._award_longest_road(cut_holder=self.longest_road in cut)
 
     def _build_road(self, p: int, e: int, free: bool) -> None:
-        self.road_owner[e] = p
+        t = tables()
+        a, b = t.path_nodes[e]
+        ro = self.road_owner
+        a_new = not any(ro[f] == p for f in t.node_paths[a])
+        b_new = not any(ro[f] == p for f in t.node_paths[b])
+        ro[e] = p
         self.roads_of[p].append(e)
         self.roads_left[p] -= 1
-        a, b = tables().path_nodes[e]
         self.network[p].add(a)
         self.network[p].add(b)
-        length = self._longest_road(p)
+        if a_new != b_new:
+            # The road extends the network to a fresh intersection: any longer trail now ends
+            # there, so walking from that end alone is enough.
+            length = max(self.road_length[p], self._longest_road(p, start=a if a_new else b))
+        else:
+            length = self._longest_road(p)
         if length != self.road_length[p]:
             self.road_length[p] = length
             if length >= LONGEST_ROAD_MIN:
                 self._award_longest_road(cut_holder=False)
 
-    def _longest_road(self, p: int) -> int:
-        """Length of ``p``'s longest trail of roads, not passing through opponents' buildings."""
-        links = tables().node_links
-        owner, ro = self.owner, self.road_owner
-        nodes = {v for e in self.roads_of[p] for v in tables().path_nodes[e]}
-        # Per node, p's roads leaving it; opponents' buildings end a trail but may start one.
-        own_links = {v: [(e, w) for e, w in links[v] if ro[e] == p] for v in nodes}
-        blocked = {v for v in nodes if owner[v] >= 0 and owner[v] != p}
-        best = 0
+    def _longest_road(self, p: int, start: int = -1) -> int:
+        """Length of ``p``'s longest trail of roads, not passing through opponents' buildings.
+
+        With ``start``, only trails starting at that intersection are considered.
+        """
+        roads = self.roads_of[p]
+        if len(roads) < 2:
+            return len(roads)
+        path_nodes, owner = tables().path_nodes, self.owner
+        # Per node, p's roads leaving it as (bit, far node); bits index roads_of (< 2**15).
+        links: dict[int, list[tuple[int, int]]] = {}
+        for i, e in enumerate(roads):
+            a, b = path_nodes[e]
+            links.setdefault(a, []).append((1 << i, b))
+            links.setdefault(b, []).append((1 << i, a))
+        # Opponents' buildings end a trail (one may start or end there, not pass through).
+        blocked = {v for v in links if owner[v] >= 0 and owner[v] != p}
+        if start >= 0:
+            return _longest_trail(links, blocked, [start], set(), len(roads))
+        # A longest trail can always be taken to start at a dead end, a fork or a blocked node
+        # (else it could be extended backwards), except on a component that is a pure cycle.
         seen: set[int] = set()
-
-        def walk(v: int, used: int, length: int) -> None:
-            nonlocal best
-            seen.add(v)
-            if length > best:
-                best = length
-            if length and v in blocked:
-                return
-            for e, w in own_links[v]:
-                bit = 1 << e
-                if not used & bit:
-                    walk(w, used | bit, length + 1)
-
-        # A longest trail can always be taken to start at a node that is not an unblocked node of
-        # degree 2 (else it could be extended backwards), except on a component that is a pure
-        # cycle of such nodes, which is walked from any of its nodes afterwards.
-        for v in nodes:
-            if len(own_links[v]) != 2 or v in blocked:
-                walk(v, 0, 0)
-        for v in nodes:
-            if v not in seen:
-                walk(v, 0, 0)
+        starts = [v for v, ls in links.items() if len(ls) != 2 or v in blocked]
+        best = _longest_trail(links, blocked, starts, seen, len(roads))
+        for v in links:
+            if v not in seen:  # a pure cycle: walk it once, from any of its nodes
+                best = max(best, _longest_trail(links, blocked, [v], seen, len(roads)))
         return best
 
     def _award_longest_road(self, cut_holder: bool) -> None:
@@ -674,30 +722,32 @@ class Game:
         self.phase = MAIN
 
     def _produce(self, number: int) -> None:
-        owner, building, corners = self.owner, self.building, tables().hex_corners
-        owed: dict[int, list[int]] = {}
-        for h, r in self._producers[number]:
-            if h == self.robber:
-                continue
-            for v in corners[h]:
-                q = owner[v]
-                if q >= 0:
-                    per_seat = owed.get(r)
-                    if per_seat is None:
-                        per_seat = owed[r] = [0] * self.n_players
-                    per_seat[q] += building[v]
-        for r, per_seat in owed.items():
-            if sum(per_seat) <= self.bank[r]:
-                for q, k in enumerate(per_seat):
-                    if k:
-                        self._gain(q, r, k)
-                        self.produced[q][r] += k
-            else:
-                owed_seats = [q for q, k in enumerate(per_seat) if k]
-                if len(owed_seats) == 1 and self.bank[r]:
-                    q, k = owed_seats[0], self.bank[r]
-                    self._gain(q, r, k)
-                    self.produced[q][r] += k
+        owner, building, robber = self.owner, self.building, self.robber
+        owed = []  # (resource, seat, cards)
+        for h, r, corners in self._producers[number]:
+            if h != robber:
+                for v in corners:
+                    q = owner[v]
+                    if q >= 0:
+                        owed.append((r, q, building[v]))
+        if not owed:
+            return
+        bank, hands, sizes, produced = self.bank, self.hands, self.hand_size, self.produced
+        totals = [0] * A.N_RESOURCES
+        for r, _, k in owed:
+            totals[r] += k
+        for r, q, k in owed:
+            if totals[r] > bank[r]:
+                # Shortage: nobody is paid, unless one seat alone is owed, who gets what is left.
+                if len({seat for res, seat, _ in owed if res == r}) > 1:
+                    continue
+                k = min(k, bank[r])
+                if not k:
+                    continue
+            hands[q][r] += k
+            bank[r] -= k
+            sizes[q] += k
+            produced[q][r] += k
 
     def _discard(self, p: int, r: int) -> None:
         self.hands[p][r] -= 1
@@ -821,9 +871,11 @@ class Game:
 
     def _end_turn(self) -> None:
         n = self.n_players
-        self.vp_by_turn.append(tuple(self.victory_points(q) for q in range(n)))
+        vp, dev = self.vp_public, self.dev_hand
+        self.vp_by_turn.append(tuple([vp[q] + dev[q][VICTORY_POINT] for q in range(n)]))
         p = self.current
-        self.dev_new[p] = [0] * 5
+        if any(self.dev_new[p]):
+            self.dev_new[p] = [0] * 5
         self._dev_played_this_turn = False
         self._offers_this_turn = 0
         self.turns += 1
@@ -833,7 +885,17 @@ class Game:
             self.phase = GAME_OVER
             return
         self.current = self.acting = (p + 1) % n
-        self.phase = PRE_ROLL
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        # The roll is a decision only when a development card could be played before it;
+        # otherwise the engine rolls at once rather than ask for the only legal action.
+        have = self.dev_hand[self.current]
+        if have[KNIGHT] or have[ROAD_BUILDING_CARD] or have[YEAR_OF_PLENTY] or have[MONOPOLY]:
+            self.phase = PRE_ROLL
+            if self._compute_legal() != [A.ROLL]:
+                return
+        self._roll()
 
     def _finish(self, winner: int) -> None:
         self.winner = winner
@@ -897,6 +959,9 @@ class Game:
             problems.append(f"largest army held by seat {army} without the most knights")
         if army < 0 and max(knights) >= LARGEST_ARMY_MIN:
             problems.append("largest army unclaimed although a seat has played 3 knights")
+        legal = self._compute_legal()
+        if legal != sorted(set(legal)):
+            problems.append(f"legal actions not in strictly increasing order: {legal}")
         if problems:
             raise InvariantError(
                 f"game seed {self.seed}, board {self.board.id}, after {self.n_actions} actions: "
