@@ -7,6 +7,7 @@ print one message to stderr and exit with status 2; nothing half-written is left
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import tomllib
 from collections.abc import Sequence
@@ -19,7 +20,13 @@ from research.catan.constraints import OBJECTIVES, REGISTRY, ConstraintError
 from research.catan.samplers import SAMPLERS, SamplingError
 from research.solve import SolveError
 
+
+class SimulationError(ValueError):
+    """A simulate request that cannot run as given."""
+
+
 USER_ERRORS = (
+    SimulationError,
     BoardError,
     LayoutError,
     ConstraintSetError,
@@ -124,6 +131,46 @@ def _parser() -> argparse.ArgumentParser:
     cat.add_argument("--pictures", metavar="DIR", help="also draw the first boards (PNG) here")
     cat.set_defaults(run=_generate_catan)
 
+    sim = sub.add_parser("simulate", help="play games between agents")
+    sim_sub = sim.add_subparsers(metavar="GAME")
+    simc = sim_sub.add_parser(
+        "catan",
+        help="play Catan games on boards, write one row per game (Parquet)",
+        description="Game i is played on board i mod (number of boards) with its own seed "
+        "spawned from --seed; game i's dice are the same whatever the boards and agents.",
+    )
+    simc.add_argument(
+        "--boards",
+        metavar="FILE",
+        help="boards .jsonl or .json (from `ludolab generate catan`); default: fair shuffles",
+    )
+    simc.add_argument(
+        "--agents",
+        default="random,random,random,random",
+        help="one agent per seat, comma-separated, 2-4 seats: "
+        "random, greedy, lookahead; parameters as name:key=value "
+        "(default %(default)s)",
+    )
+    simc.add_argument("--games", "-n", type=int, default=100)
+    simc.add_argument("--seed", type=int, default=0, help="master seed (default %(default)s)")
+    simc.add_argument("--out", "-o", required=True, help="output .parquet")
+    simc.add_argument("--vp-to-win", type=int, default=10)
+    simc.add_argument("--discard-limit", type=int, default=7)
+    simc.add_argument("--friendly-robber", action="store_true")
+    simc.add_argument(
+        "--turn-limit",
+        type=int,
+        default=1000,
+        help="cut games off (truncated, no winner) after this many turns; 0 for none",
+    )
+    simc.add_argument(
+        "--trade-offers",
+        type=int,
+        default=2,
+        help="domestic trade offers allowed per turn; 0 turns them off (default %(default)s)",
+    )
+    simc.set_defaults(run=_simulate_catan)
+
     show = sub.add_parser("show", help="draw a board (PNG, SVG or PDF by the --out suffix)")
     show.add_argument(
         "board",
@@ -207,6 +254,70 @@ def _generate_catan(args: argparse.Namespace) -> int:
         for k, board in enumerate(boards[:8], 1):
             render_board(board, folder / f"{cset.name}-{k}.png", title=f"{cset.name} #{k}")
         print(f"pictures of the first {min(8, len(boards))} boards -> {folder}/")
+    return 0
+
+
+def _simulate_catan(args: argparse.Namespace) -> int:
+    import time
+
+    from envs.catan.engine import GameOptions
+    from research.catan.samplers import fair_board
+    from research.catan.simulate import (
+        records_table,
+        simulate,
+        split_agent_list,
+        summarise,
+        write_table,
+    )
+
+    out = Path(args.out)
+    if out.suffix != ".parquet":
+        raise SimulationError(f"--out {out}: expected a .parquet file name")
+    if not out.parent.is_dir():
+        raise NotADirectoryError(f"--out {out}: the folder {out.parent} does not exist")
+    if args.games < 1:
+        raise SimulationError(f"--games must be at least 1, got {args.games}")
+    try:
+        options = GameOptions(
+            vp_to_win=args.vp_to_win,
+            discard_limit=args.discard_limit,
+            friendly_robber=args.friendly_robber,
+            turn_limit=args.turn_limit or None,
+            trade_offers_per_turn=args.trade_offers,
+        )
+    except ValueError as exc:
+        raise SimulationError(str(exc).replace("GameOptions.", "option ")) from exc
+    if args.boards:
+        boards = (
+            list(iter_boards(args.boards))
+            if args.boards.endswith(".jsonl")
+            else [read_board(args.boards)]
+        )
+        if not boards:
+            raise BoardError(f"{args.boards}: no boards in the file")
+        source = f"{len(boards)} boards from {args.boards}"
+    else:
+        boards = [fair_board(args.seed)]
+        source = f"a fair shuffle (seed {args.seed})"
+    specs = split_agent_list(args.agents)
+    start = time.perf_counter()
+    try:
+        records = simulate(boards, specs, args.games, args.seed, options)
+    except ValueError as exc:
+        raise SimulationError(f"--agents {args.agents!r}: {exc}") from exc
+    seconds = time.perf_counter() - start
+    metadata = {
+        "agents": specs,
+        "seed": args.seed,
+        "boards": args.boards,
+        "options": dataclasses.asdict(options),
+    }
+    write_table(records_table(records, metadata), out)
+    print(
+        f"{len(records)} games on {source}, agents {','.join(specs)}, seed {args.seed} "
+        f"-> {out} ({seconds:.1f} s, {len(records) / seconds:,.0f} games/s)"
+    )
+    print(summarise(records))
     return 0
 
 
