@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-all setup minizinc lint bench clean
+.PHONY: demo test test-all setup minizinc lint bench bench-catan clean
 
 demo: setup
 	$(BIN)/ludolab demo
@@ -45,5 +45,9 @@ lint: setup
 bench: setup
 	$(BIN)/python benchmarks/generate_boards.py
 
+# Side by side with catanatron, which the script installs into its own .venv-bench.
+bench-catan: setup
+	$(BIN)/python benchmarks/simulate_catan.py
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) .venv-bench build *.egg-info

@@ -107,3 +107,48 @@ def test_solver_sampler_is_reproducible(tmp_path):
         assert main(["generate", "catan", "-c", "tournament", "--sampler", "solver", "-n", "30",
                      "--seed", "11", "--out", str(p)]) == 0
     assert paths[0].read_text() == paths[1].read_text()
+
+
+def test_simulate_writes_one_row_per_game_and_is_reproducible(tmp_path, capsys):
+    import pandas as pd
+
+    boards = tmp_path / "b.jsonl"
+    main(["generate", "catan", "-c", "official", "-n", "3", "--seed", "1", "--out", str(boards)])
+    runs = []
+    for name in ("a", "b"):
+        out = tmp_path / f"{name}.parquet"
+        assert main(["simulate", "catan", "--boards", str(boards), "--agents",
+                     "random,random,random", "--games", "12", "--seed", "4", "--out",
+                     str(out)]) == 0
+        runs.append(pd.read_parquet(out))
+    text = capsys.readouterr().out
+    assert "12 games on 3 boards" in text and "win rate" in text and "VP spread" in text
+    a, b = runs
+    assert len(a) == 12 and list(a["game"]) == list(range(12))
+    assert a.drop(columns=["vp_by_turn"]).astype(str).equals(
+        b.drop(columns=["vp_by_turn"]).astype(str))
+    ids = [x.id for x in iter_boards(boards)]
+    assert list(a["board_id"]) == [ids[i % 3] for i in range(12)]
+    assert a["seed"].nunique() == 12
+    assert all(len(vp) == 3 for vp in a["final_vp"])
+    assert (a["winner"].isna() == a["truncated"]).all()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--agents", "random,bogus"], "unknown agent 'bogus'"),
+        (["--agents", "random"], "2-4 agents"),
+        (["--agents", "random:speed=3,random"], "bad parameters"),
+        (["--games", "0"], "--games must be at least 1"),
+        (["--turn-limit", "-5"], "turn_limit"),
+        (["--boards", "{dir}/missing.jsonl"], "missing.jsonl"),
+    ],
+)
+def test_simulate_errors_are_one_line_and_leave_nothing(tmp_path, args, message):
+    out = tmp_path / "games.parquet"
+    args = [a.replace("{dir}", str(tmp_path)) for a in args]
+    result = run_cli("simulate", "catan", "--games", "2", *args, "--out", str(out))
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not out.exists() and list(tmp_path.iterdir()) == []
