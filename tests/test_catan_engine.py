@@ -168,3 +168,12 @@ def test_options_are_validated():
         GameOptions(turn_limit=0)
     with pytest.raises(ValueError, match="n_players"):
         Game(fair_board(0), 5, 0)
+
+
+def test_discard_limit_zero_never_strands_a_seat():
+    # With limit 0 a seat holding one card is over the limit but owes 1 // 2 = 0 cards.
+    for seed in range(15):
+        record = play_game(
+            fair_board(seed), random_agents(), seed, GameOptions(discard_limit=0, debug=True)
+        )
+        assert record.turns > 0

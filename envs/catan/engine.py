@@ -708,7 +708,8 @@ class Game:
             self.sevens += 1
             n, limit = self.n_players, self.options.discard_limit
             order = [(self.current + k) % n for k in range(n)]
-            self._discarding = [q for q in order if self.hand_size[q] > limit]
+            # Half rounded down: a seat over the limit with a single card (limit 0) keeps it.
+            self._discarding = [q for q in order if self.hand_size[q] > max(limit, 1)]
             for q in self._discarding:
                 self._to_discard[q] = self.hand_size[q] // 2
             self._after_robber = MAIN
@@ -960,6 +961,8 @@ class Game:
         if army < 0 and max(knights) >= LARGEST_ARMY_MIN:
             problems.append("largest army unclaimed although a seat has played 3 knights")
         legal = self._compute_legal()
+        if not legal and self.phase != GAME_OVER:
+            problems.append(f"no legal action in phase {PHASE_NAMES[self.phase]}")
         if legal != sorted(set(legal)):
             problems.append(f"legal actions not in strictly increasing order: {legal}")
         if problems:
