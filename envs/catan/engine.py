@@ -308,6 +308,36 @@ class Game:
         """Total victory points of ``seat``, hidden victory-point cards included."""
         return self.vp_public[seat] + self.dev_hand[seat][VICTORY_POINT]
 
+    # Public, read-only views of turn state that every seat at the table can see.
+
+    @property
+    def offer(self) -> tuple[int, int, int] | None:
+        """The domestic offer on the table as (give, n_give, get), or None."""
+        return self._offer
+
+    @property
+    def accepted(self) -> tuple[int, ...]:
+        """Seats that accepted the offer on the table so far."""
+        return tuple(self._accepted)
+
+    def cards_to_discard(self, seat: int) -> int:
+        """Cards ``seat`` still has to discard for the 7 just rolled (0 if none)."""
+        return self._to_discard[seat] if seat in self._discarding else 0
+
+    @property
+    def free_roads(self) -> int:
+        """Free roads left to place from a road-building card (in that phase)."""
+        return self._free_roads if self.phase == ROAD_BUILDING else 0
+
+    @property
+    def dev_played_this_turn(self) -> bool:
+        return self._dev_played_this_turn
+
+    @property
+    def offers_left(self) -> int:
+        """Domestic offers the seat on turn may still make this turn."""
+        return self.options.trade_offers_per_turn - self._offers_this_turn
+
     def legal_actions(self) -> list[int]:
         """The legal actions for seat ``acting``, in increasing index order. Do not mutate."""
         if self._legal is None:

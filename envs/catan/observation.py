@@ -66,7 +66,6 @@ from envs.catan.engine import (
     CARDS_PER_RESOURCE,
     DEV_DECK_COUNTS,
     PHASE_NAMES,
-    ROAD_BUILDING,
     ROADS_PER_PLAYER,
     Game,
 )
@@ -244,10 +243,7 @@ def encode(game: Game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
     add([k * s for k, s in zip(new, dev_scale, strict=True)])
     add([(4 - r) * 0.5 for r in game.rates[seat]])
     tail.append(game.victory_points(seat) * vp_scale)
-    # Turn state the engine keeps in private attributes; all of it is public at the table
-    # (how many cards I must still discard, the offer on the table and who accepted it).
-    discarding = seat in game._discarding
-    tail.append(game._to_discard[seat] / SCALES["discard"] if discarding else 0.0)
+    tail.append(game.cards_to_discard(seat) / SCALES["discard"])
 
     # Per relative seat: only counts and public facts, never card identities.
     hand_size, vp_public, road_length = game.hand_size, game.vp_public, game.road_length
@@ -263,11 +259,11 @@ def encode(game: Game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
             onehot[(holder - seat) % n] = 1.0
         add(onehot)
     accepted, give_1h, get_1h, size_1h = [0.0] * n, [0.0] * 5, [0.0] * 5, [0.0, 0.0]
-    offer = game._offer
+    offer = game.offer
     if offer is not None:
         give, n_give, get = offer
         give_1h[give] = get_1h[get] = size_1h[A.OFFER_SIZES.index(n_give)] = 1.0
-        for q in game._accepted:
+        for q in game.accepted:
             accepted[(q - seat) % n] = 1.0
     add(accepted)
     add(give_1h)
@@ -281,12 +277,10 @@ def encode(game: Game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
     add(phase)
     limit = game.options.turn_limit or DEFAULT_TURN_SCALE
     tail.append(min(game.turns / limit, 1.0))
-    # The free-road counter is left stale when road building ends early: read it in phase only.
-    in_rb = game.phase == ROAD_BUILDING
-    tail.append(game._free_roads / SCALES["free_roads"] if in_rb else 0.0)
-    tail.append(1.0 if game._dev_played_this_turn else 0.0)
+    tail.append(game.free_roads / SCALES["free_roads"])
+    tail.append(1.0 if game.dev_played_this_turn else 0.0)
     allowed = game.options.trade_offers_per_turn
-    tail.append(max(allowed - game._offers_this_turn, 0) / allowed if allowed else 0.0)
+    tail.append(max(game.offers_left, 0) / allowed if allowed else 0.0)
     obs[sl["my_hand"].start :] = tail
     return obs
 
