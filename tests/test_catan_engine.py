@@ -177,3 +177,39 @@ def test_discard_limit_zero_never_strands_a_seat():
             fair_board(seed), random_agents(), seed, GameOptions(discard_limit=0, debug=True)
         )
         assert record.turns > 0
+
+
+def test_clone_is_independent_and_plays_on_identically():
+    game = Game(fair_board(2), 4, 9)
+    agents = random_agents()
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, 9)
+    for _ in range(300):
+        game.step(agents[game.acting].act(game, game.legal_actions()))
+    before = snapshot(copy.deepcopy(game.__dict__))
+    twin = game.clone()
+    twin_agents = copy.deepcopy(agents)
+    while not twin.done:
+        twin.step(twin_agents[twin.acting].act(twin, twin.legal_actions()))
+    assert snapshot(game.__dict__) == before  # the original did not move
+    while not game.done:
+        game.step(agents[game.acting].act(game, game.legal_actions()))
+    assert snapshot(game.__dict__) == snapshot(twin.__dict__)
+
+
+def test_road_length_if_built_matches_building_it():
+    game = Game(fair_board(5), 4, 5, GameOptions(trade_offers_per_turn=0))
+    agents = random_agents()
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, 5)
+    checked = 0
+    while not game.done:
+        seat = game.acting
+        for a in game.legal_actions():
+            if A.ROAD <= a < A.ROBBER and game.phase == 3:
+                twin = game.clone()
+                twin.step(a)
+                assert game.road_length_if_built(seat, a - A.ROAD) == twin.road_length[seat]
+                checked += 1
+        game.step(agents[seat].act(game, game.legal_actions()))
+    assert checked > 100

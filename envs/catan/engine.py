@@ -239,6 +239,8 @@ class Game:
         self.robber = board.robber
         self.owner = [-1] * A.N_INTERSECTIONS  # seat with a building there, or -1
         self.building = [0] * A.N_INTERSECTIONS  # 1 settlement, 2 city
+        # True where the distance rule allows a building: no building there or next to it.
+        self.site_free = [True] * A.N_INTERSECTIONS
         self.road_owner = [-1] * A.N_PATHS
         self.roads_of: list[list[int]] = [[] for _ in range(n)]
         self.network: list[set[int]] = [set() for _ in range(n)]  # nodes touched by own pieces
@@ -352,23 +354,13 @@ class Game:
         return mask
 
     def settlement_spots(self, seat: int) -> list[int]:
-        """Intersections where ``seat`` may build a settlement now (ignoring its cards)."""
-        owner = self.owner
-        nbrs = tables().node_neighbours
+        """Intersections where ``seat`` may build a settlement now (ignoring its cards), sorted."""
+        free = self.site_free
         if self.phase == SETUP_SETTLEMENT:
-            candidates: object = range(A.N_INTERSECTIONS)
-        else:
-            candidates = sorted(self.network[seat])
-        ro = self.road_owner
-        paths = tables().node_paths
-        spots = []
-        for v in candidates:  # type: ignore[attr-defined]
-            if owner[v] >= 0 or any(owner[w] >= 0 for w in nbrs[v]):
-                continue
-            if self.phase != SETUP_SETTLEMENT and not any(ro[e] == seat for e in paths[v]):
-                continue
-            spots.append(v)
-        return spots
+            return [v for v in range(A.N_INTERSECTIONS) if free[v]]
+        # A free node of the seat's network is the end of one of its roads: its own buildings'
+        # nodes are not free.
+        return [v for v in sorted(self.network[seat]) if free[v]]
 
     def road_spots(self, seat: int) -> list[int]:
         """Paths where ``seat`` may build a road now (ignoring its cards), sorted."""
@@ -384,6 +376,38 @@ class Game:
                 if ro[e] < 0:
                     spots.add(e)
         return sorted(spots)
+
+    def road_length_if_built(self, seat: int, path: int) -> int:
+        """``seat``'s longest road if it also had a road on ``path`` (nothing is changed)."""
+        ro, roads = self.road_owner, self.roads_of[seat]
+        before = ro[path]
+        ro[path] = seat
+        roads.append(path)
+        try:
+            return self._longest_road(seat)
+        finally:
+            roads.pop()
+            ro[path] = before
+
+    def clone(self) -> Game:
+        """An independent copy: stepping it never changes this game (random streams copied)."""
+        new = Game.__new__(Game)
+        state = {}
+        for key, value in self.__dict__.items():
+            kind = type(value)
+            if kind is list:
+                value = [
+                    item.copy() if type(item) in (list, set) else item for item in value
+                ]
+            elif kind is set or kind is dict:
+                value = value.copy()
+            elif kind is random.Random:
+                stream = random.Random()
+                stream.setstate(value.getstate())
+                value = stream
+            state[key] = value
+        new.__dict__.update(state)
+        return new
 
     # ------------------------------------------------------------------ legal actions
 
@@ -638,6 +662,9 @@ class Game:
     def _place_settlement(self, p: int, v: int) -> None:
         self.owner[v] = p
         self.building[v] = 1
+        self.site_free[v] = False
+        for w in tables().node_neighbours[v]:
+            self.site_free[w] = False
         self.settlements_left[p] -= 1
         self.vp_public[p] += 1
         self.network[p].add(v)
@@ -974,6 +1001,9 @@ class Game:
             if self.road_length[q] != self._longest_road(q):
                 problems.append(f"seat {q}: cached road length {self.road_length[q]} is stale")
         for v in range(A.N_INTERSECTIONS):
+            near = [self.owner[w] for w in (v, *tables().node_neighbours[v])]
+            if self.site_free[v] != all(o < 0 for o in near):
+                problems.append(f"intersection {v}: site_free is stale")
             if self.owner[v] >= 0 and any(
                 self.owner[w] >= 0 for w in tables().node_neighbours[v]
             ):

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from envs.catan.agents.base import Agent
+from envs.catan.agents.greedy import GreedyAgent
+from envs.catan.agents.lookahead import LookaheadAgent
 from envs.catan.agents.random_agent import RandomAgent
 
 AGENTS: dict[str, type[Agent]] = {
     RandomAgent.name: RandomAgent,
+    GreedyAgent.name: GreedyAgent,
+    LookaheadAgent.name: LookaheadAgent,
 }
 
 
@@ -21,7 +25,7 @@ def make_agent(name: str, **params: object) -> Agent:
         raise AgentSpecError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}")
     try:
         return cls(**params)
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:
         raise AgentSpecError(f"agent {name!r}: bad parameters {params}: {exc}") from exc
 
 
@@ -48,4 +52,13 @@ def _parse_value(raw: str) -> object:
     return raw
 
 
-__all__ = ["AGENTS", "Agent", "AgentSpecError", "make_agent", "parse_agent_spec"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "AgentSpecError",
+    "GreedyAgent",
+    "LookaheadAgent",
+    "RandomAgent",
+    "make_agent",
+    "parse_agent_spec",
+]

@@ -1,0 +1,319 @@
+"""One-step lookahead: try each deterministic main-phase action on a copy, keep the best.
+
+In the main phase the agent applies every legal build (settlement, city, road), bank trade and
+year-of-plenty choice to a copy of the game and scores the resulting position with a linear
+value function of what its seat can see (:meth:`LookaheadAgent.value`). It takes the best action
+if it beats the current position (ending the turn) by a margin. Actions whose outcome is chance
+or hidden information — buying a card, knights and the robber, monopoly (it would read opponents'
+hands), road building, domestic offers — and every other phase follow the greedy policy it
+inherits from :class:`~envs.catan.agents.greedy.GreedyAgent`.
+
+The engine has no clone method; :func:`copy_game` copies a :class:`Game`'s mutable state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from envs.catan import actions as A
+from envs.catan.agents.greedy import (
+    BUILD_COSTS,
+    CITY,
+    DEV,
+    N_RES,
+    ROAD,
+    SETTLEMENT,
+    SETTLEMENTS_PER_PLAYER,
+    GreedyAgent,
+)
+from envs.catan.engine import DEV_COST, KNIGHT, VICTORY_POINT, Game, tables
+
+_CONTAINERS = (list, set, dict)
+
+
+def copy_game(game: Game, rngs: bool = True) -> Game:
+    """An independent copy of ``game``: stepping the copy never changes the original.
+
+    Every list, set and dict attribute is copied, one level of nesting included (per-seat lists
+    of hands, development cards, rates, roads, networks); tuples and the board are immutable and
+    shared. With ``rngs`` the dice, steal (and any other) random streams are copied too, so the
+    copy may roll and steal; without it they are shared — only safe when the copy is stepped with
+    actions that draw nothing: main-phase builds, bank trades and year of plenty (not ending the
+    turn or the last setup road, after which the engine may roll at once; not buying a card,
+    knights or robber moves), and several times faster.
+
+    Generic over the attributes on purpose: a new engine attribute of these kinds is copied
+    without changing this function. Nested containers deeper than one level are not expected.
+    """
+    new = Game.__new__(Game)
+    state = {}
+    for key, value in game.__dict__.items():
+        kind = type(value)
+        if kind is list:
+            if value and type(value[0]) in _CONTAINERS:
+                value = [item.copy() for item in value]
+            else:
+                value = value.copy()
+        elif kind is set or kind is dict:
+            value = value.copy()
+        elif rngs and kind is random.Random:
+            stream = random.Random()
+            stream.setstate(value.getstate())
+            value = stream
+        state[key] = value
+    new.__dict__.update(state)
+    return new
+
+
+# Deterministic main-phase actions the lookahead tries: builds, bank trades, year of plenty.
+_TRIED_RANGES = ((A.SETTLEMENT, A.ROBBER), (A.YEAR_OF_PLENTY, A.MONOPOLY), (A.MARITIME, A.OFFER))
+
+
+def _tried(a: int) -> bool:
+    return any(lo <= a < hi for lo, hi in _TRIED_RANGES)
+
+
+class LookaheadAgent(GreedyAgent):
+    """One-step lookahead over deterministic main-phase actions, greedy elsewhere.
+
+    Value of a position for the agent's seat (all weights are parameters; units in brackets):
+
+    * ``w_vp`` x its victory points (its own hidden cards included) [per point];
+    * ``w_prod`` x production: pips x building level x the board's resource weights;
+    * ``w_diversity`` x resources it produces at all [0..5];
+    * ``w_hand`` x hand usefulness: max over builds of priority x (fraction of the cost held)^2,
+      plus ``w_card`` per card held, minus ``w_discard`` per card above the discard limit;
+    * ``w_dev`` x unplayed non-victory development cards;
+    * ``w_harbor`` x harbor value: per 2:1 harbor its weighted production of that resource / 5,
+      a 3:1 harbor 1;
+    * ``w_road`` x its road length (capped at the length that would hold the card);
+    * ``w_army`` x knights played;
+    * ``w_expand`` x the best open settlement spot within two paths of its network (x0.6 per path
+      of road still needed), while it has settlements left;
+    * minus ``w_threat`` x the best opponent's public victory points.
+
+    ``margin``: an action must beat ending the turn by this much to be taken. The greedy
+    parameters (``trade``, ``offers``, ``dev_cards``, ``robber``) steer the fallback policy;
+    ``trade=false`` also stops the lookahead from trying bank trades.
+    """
+
+    name = "lookahead"
+
+    _DEFAULT_WEIGHTS = {
+        "w_vp": 10.0,
+        "w_prod": 0.6,
+        "w_diversity": 1.5,
+        "w_hand": 4.0,
+        "w_card": 0.3,
+        "w_discard": 0.5,
+        "w_dev": 2.0,
+        "w_harbor": 1.0,
+        "w_road": 0.8,
+        "w_army": 1.5,
+        "w_expand": 0.4,
+        "w_threat": 3.0,
+        "margin": 0.05,
+    }
+
+    def __init__(
+        self,
+        trade: bool = True,
+        offers: bool = True,
+        dev_cards: bool = True,
+        robber: str = "leader",
+        w_vp: float = 10.0,
+        w_prod: float = 0.6,
+        w_diversity: float = 1.5,
+        w_hand: float = 4.0,
+        w_card: float = 0.3,
+        w_discard: float = 0.5,
+        w_dev: float = 2.0,
+        w_harbor: float = 1.0,
+        w_road: float = 0.8,
+        w_army: float = 1.5,
+        w_expand: float = 0.4,
+        w_threat: float = 3.0,
+        margin: float = 0.05,
+    ) -> None:
+        super().__init__(trade=trade, offers=offers, dev_cards=dev_cards, robber=robber)
+        self.w_vp = float(w_vp)
+        self.w_prod = float(w_prod)
+        self.w_diversity = float(w_diversity)
+        self.w_hand = float(w_hand)
+        self.w_card = float(w_card)
+        self.w_discard = float(w_discard)
+        self.w_dev = float(w_dev)
+        self.w_harbor = float(w_harbor)
+        self.w_road = float(w_road)
+        self.w_army = float(w_army)
+        self.w_expand = float(w_expand)
+        self.w_threat = float(w_threat)
+        self.margin = float(margin)
+
+    @property
+    def spec(self) -> str:
+        base = super().spec
+        parts = [
+            f"{k}={getattr(self, k):g}"
+            for k, default in self._DEFAULT_WEIGHTS.items()
+            if getattr(self, k) != default
+        ]
+        if not parts:
+            return self.name + base[len(self.name) :]
+        sep = "," if ":" in base else ":"
+        return self.name + base[len(self.name) :] + sep + ",".join(parts)
+
+    # ------------------------------------------------------------------ the value function
+
+    def value(self, game: Game) -> float:
+        """Value of ``game`` for this agent's seat; see the class docstring for the terms."""
+        p = self.seat
+        if game.winner is not None:
+            return 1e9 if game.winner == p else -1e9
+        info = self.info
+        weight = info.weight
+        prod = self.production(game, p, cached=game is self._game)
+        hand = game.hands[p]
+        v = self.w_vp * game.victory_points(p)
+
+        prod_value = 0.0
+        kinds = 0
+        for r in range(N_RES):
+            if prod[r]:
+                prod_value += weight[r] * prod[r]
+                kinds += 1
+        v += self.w_prod * prod_value + self.w_diversity * kinds
+
+        # Hand: how close the best build is, the cards themselves, and the 7's threat.
+        has_spot = bool(game.settlements_left[p]) and bool(game.settlement_spots(p))
+        on_board = SETTLEMENTS_PER_PLAYER - game.settlements_left[p]
+        priorities = (
+            (CITY, 1.0 if game.cities_left[p] and on_board else 0.0),
+            (SETTLEMENT, 1.0 if has_spot else 0.0),
+            (DEV, 0.6 if self.dev_cards and game.dev_deck else 0.0),
+            (ROAD, 0.4 if game.roads_left[p] else 0.0),
+        )
+        useful = 0.0
+        for kind, priority in priorities:
+            if priority:
+                cost = BUILD_COSTS[kind]
+                held = sum(min(h, c) for h, c in zip(hand, cost, strict=True))
+                frac = held / sum(cost)
+                useful = max(useful, priority * frac * frac)
+        size = game.hand_size[p]
+        v += self.w_hand * useful + self.w_card * size
+        over = size - game.options.discard_limit
+        if over > 0:
+            v -= self.w_discard * over
+
+        dev = game.dev_hand[p]
+        v += self.w_dev * (sum(dev) - dev[VICTORY_POINT])
+        rates = game.rates[p]
+        harbor = 0.0
+        for r in range(N_RES):
+            if rates[r] == 2:
+                harbor += weight[r] * prod[r] / 5.0
+        if min(rates) == 3 or (min(rates) == 2 and max(rates) == 3):
+            harbor += 1.0
+        v += self.w_harbor * harbor
+
+        n = game.n_players
+        others = [q for q in range(n) if q != p]
+        longest_other = max(game.road_length[q] for q in others)
+        v += self.w_road * min(game.road_length[p], max(5, longest_other + 1))
+        v += self.w_army * game.dev_played[p][KNIGHT]
+        if game.settlements_left[p]:
+            v += self.w_expand * self._expansion(game)
+        v -= self.w_threat * max(game.vp_public[q] for q in others)
+        return v
+
+    def _expansion(self, game: Game) -> float:
+        """Best open spot reachable from the seat's network, discounted x0.6 per road needed."""
+        p = self.seat
+        owner, ro = game.owner, game.road_owner
+        links = tables().node_links
+        prod = self.production(game, p, cached=game is self._game)
+        best = 0.0
+        seen = set(game.network[p])
+        frontier = [v for v in seen if owner[v] < 0 or owner[v] == p]
+        scale = 1.0
+        for depth in range(3):
+            nxt = []
+            for v in frontier:
+                if self._valid_spot(game, v) and (depth or any(ro[e] == p for e, _ in links[v])):
+                    value = scale * self.spot_value(v, prod)
+                    if value > best:
+                        best = value
+                if depth == 2 or (owner[v] >= 0 and owner[v] != p):
+                    continue
+                for e, w in links[v]:
+                    if w not in seen and ro[e] < 0:
+                        seen.add(w)
+                        nxt.append(w)
+            frontier = nxt
+            scale *= 0.6
+        return best
+
+    def _best_build_value(self, game: Game) -> float:
+        """Best value after one more build (settlement, city, road) in ``game``; -inf if none."""
+        best = float("-inf")
+        for a in game.legal_actions():
+            if A.SETTLEMENT <= a < A.ROBBER:
+                trial = copy_game(game, rngs=False)
+                trial.step(a)
+                best = max(best, self.value(trial))
+        return best
+
+    # ------------------------------------------------------------------ the main phase
+
+    def _main(self, game: Game, legal: Sequence[int]) -> int:
+        p = self.seat
+        if self.dev_cards:
+            play = self._dev_play(game, legal)
+            # Year of plenty is tried below with the other deterministic actions.
+            if play is not None and not A.YEAR_OF_PLENTY <= play < A.MONOPOLY:
+                return play
+
+        base = self.value(game)
+        best, best_value = A.END_TURN, base + self.margin
+        rand = self.rng.random
+        for a in legal:
+            if not _tried(a):
+                continue
+            if not self.trade and A.MARITIME <= a < A.OFFER:
+                continue
+            if not self.dev_cards and A.YEAR_OF_PLENTY <= a < A.MONOPOLY:
+                continue
+            trial = copy_game(game, rngs=False)  # deterministic actions only: rngs untouched
+            trial.step(a)
+            value = self.value(trial)
+            if A.MARITIME <= a < A.OFFER and trial.winner is None:
+                # A trade is worth what it enables: look one build further.
+                value = max(value, self._best_build_value(trial))
+            value += 1e-6 * rand()
+            if value > best_value:
+                best, best_value = a, value
+        if self.dev_cards and A.BUY_DEV in legal:
+            # The card drawn is hidden: value the purchase as the hand after paying plus the
+            # expected worth of an unknown card (``w_dev`` plus a 5-in-25 chance of a point).
+            trial = copy_game(game, rngs=False)
+            hand, bank = trial.hands[p], trial.bank
+            for r in range(N_RES):
+                hand[r] -= DEV_COST[r]
+                bank[r] += DEV_COST[r]
+            trial.hand_size[p] -= sum(DEV_COST)
+            value = self.value(trial) + self.w_dev + 0.2 * self.w_vp
+            if value > best_value:
+                best, best_value = A.BUY_DEV, value
+        if best != A.END_TURN:
+            return best
+
+        if self.offers:
+            offer = self._offer(game, legal)
+            if offer is not None:
+                return offer
+        return A.END_TURN
+
+
+__all__ = ["LookaheadAgent", "copy_game"]
