@@ -150,10 +150,26 @@ def tables() -> _Tables:
     return _TABLES
 
 
-# For each resource given, the (resource received, MARITIME action) pairs in index order.
-_MARITIME_BY_GIVE = tuple(
-    tuple((get, A.maritime(give, get)) for get in range(A.N_RESOURCES) if get != give)
-    for give in range(A.N_RESOURCES)
+# Legal MARITIME actions, in index order, for every (give mask << 5 | bank mask): bit r of the
+# give mask says the hand holds the seat's rate of resource r; of the bank mask, that the bank
+# holds at least one card of r.
+_MARITIME_TABLE = tuple(
+    tuple(
+        A.maritime(give, get)
+        for give, get in A.TRADE_PAIRS
+        if (key >> 5) >> give & 1 and key >> get & 1
+    )
+    for key in range(1 << 10)
+)
+# Legal OFFER actions, in index order, for every mask of held cards: bit r says the hand holds
+# one card of resource r, bit 5 + r that it holds two.
+_OFFER_TABLE = tuple(
+    tuple(
+        A.offer(give, n, get)
+        for give, n, get in A.OFFERS
+        if held >> (give + 5 * (n - 1)) & 1
+    )
+    for held in range(1 << 10)
 )
 
 
@@ -244,6 +260,8 @@ class Game:
         self.road_owner = [-1] * A.N_PATHS
         self.roads_of: list[list[int]] = [[] for _ in range(n)]
         self.network: list[set[int]] = [set() for _ in range(n)]  # nodes touched by own pieces
+        self._pieces_placed = 0  # roads and settlements placed so far: a version for caches
+        self._road_spots_cache: list[tuple[int, list[int]]] = [(-1, [])] * n
 
         # Cards.
         self.bank = [CARDS_PER_RESOURCE] * A.N_RESOURCES
@@ -363,9 +381,13 @@ class Game:
         return [v for v in sorted(self.network[seat]) if free[v]]
 
     def road_spots(self, seat: int) -> list[int]:
-        """Paths where ``seat`` may build a road now (ignoring its cards), sorted."""
+        """Paths where ``seat`` may build a road now (ignoring its cards), sorted. Do not mutate."""
         if self.phase == SETUP_ROAD:
             return [e for e in tables().node_paths[self._last_settlement] if self.road_owner[e] < 0]
+        # Cached until the next road or settlement anywhere (the only pieces that change it).
+        cached = self._road_spots_cache[seat]
+        if cached[0] == self._pieces_placed:
+            return cached[1]
         owner, ro, paths = self.owner, self.road_owner, tables().node_paths
         spots: set[int] = set()
         for v in self.network[seat]:
@@ -375,7 +397,9 @@ class Game:
             for e in paths[v]:
                 if ro[e] < 0:
                     spots.add(e)
-        return sorted(spots)
+        result = sorted(spots)
+        self._road_spots_cache[seat] = (self._pieces_placed, result)
+        return result
 
     def road_length_if_built(self, seat: int, path: int) -> int:
         """``seat``'s longest road if it also had a road on ``path`` (nothing is changed)."""
@@ -465,18 +489,23 @@ class Game:
             acts += [A.ROAD + e for e in self.road_spots(p)]
         if plays:
             acts += [a for a in plays if a >= A.SETTLEMENT]  # year of plenty, monopoly
-        bank, rates = self.bank, self.rates[p]
-        for give in range(A.N_RESOURCES):
-            if hand[give] >= rates[give]:
-                for get, a in _MARITIME_BY_GIVE[give]:
-                    if bank[get]:
-                        acts.append(a)
+        # Trades: looked up by bit masks of what can be given and what the bank holds.
+        b0, b1, b2, b3, b4 = self.bank
+        r0, r1, r2, r3, r4 = self.rates[p]
+        give_mask = (
+            (lumber >= r0) | (wool >= r1) << 1 | (grain >= r2) << 2 | (brick >= r3) << 3
+            | (ore >= r4) << 4
+        )
+        if give_mask:
+            bank_mask = (b0 > 0) | (b1 > 0) << 1 | (b2 > 0) << 2 | (b3 > 0) << 3 | (b4 > 0) << 4
+            acts += _MARITIME_TABLE[give_mask << 5 | bank_mask]
         if self._offers_this_turn < self.options.trade_offers_per_turn:
-            for n_give in A.OFFER_SIZES:
-                block = A.OFFER + (n_give - 1) * len(A.TRADE_PAIRS)
-                for give in range(A.N_RESOURCES):
-                    if hand[give] >= n_give:
-                        acts += range(block + 4 * give, block + 4 * give + 4)
+            held = (
+                (lumber > 0) | (wool > 0) << 1 | (grain > 0) << 2 | (brick > 0) << 3
+                | (ore > 0) << 4 | (lumber > 1) << 5 | (wool > 1) << 6 | (grain > 1) << 7
+                | (brick > 1) << 8 | (ore > 1) << 9
+            )
+            acts += _OFFER_TABLE[held]
         return acts
 
     def _dev_plays(self, p: int) -> list[int]:
@@ -662,6 +691,7 @@ class Game:
     def _place_settlement(self, p: int, v: int) -> None:
         self.owner[v] = p
         self.building[v] = 1
+        self._pieces_placed += 1
         self.site_free[v] = False
         for w in tables().node_neighbours[v]:
             self.site_free[w] = False
@@ -691,6 +721,7 @@ class Game:
         a_new = not any(ro[f] == p for f in t.node_paths[a])
         b_new = not any(ro[f] == p for f in t.node_paths[b])
         ro[e] = p
+        self._pieces_placed += 1
         self.roads_of[p].append(e)
         self.roads_left[p] -= 1
         self.network[p].add(a)
