@@ -1,0 +1,557 @@
+"""Catan games per CPU-second: ludolab's engine against catanatron, side by side in one run.
+
+The reference is catanatron (PyPI), the best-known Python Catan simulator. The issue's target is
+at least 10x catanatron's games per CPU-second, with random agents and with ludolab's scripted
+greedy agent. Both engines are measured in the same run, on the same pinned core, because the
+machines are shared and noisy: only a ratio measured side by side means anything. The script
+prints the figures and the ratios with `OK`/`MISS`; it never fails on time. The exit code is 1
+only when a measurement crashed, and 2 when the run could not start (ludolab's engine not
+importable, or the benchmark environment could not be installed).
+
+catanatron is a benchmark-only tool, not a dependency of ludolab. It runs in a separate virtual
+environment (`.venv-bench`, created on first use with a pinned catanatron) as a subprocess of
+this script (`benchmarks/catanatron_reference.py`), so it never enters ludolab's environment.
+ludolab is timed in this process.
+
+Per game, for both engines: a fresh random official board, four fresh agents, then the game;
+seeds 0..N-1. The clock (`time.process_time`, and the wall clock beside it) covers board and
+agent setup plus play; counting the game's log happens after the clock stops. One untimed
+warm-up game per setting comes first.
+
+One core: before numpy is imported, the process pins itself to the first CPU it may use
+(`os.sched_setaffinity`) and sets the BLAS/OpenMP thread counts to 1. The catanatron subprocess
+inherits the affinity, so both engines run on the same core, one after the other.
+
+    .venv/bin/python benchmarks/simulate_catan.py                    # 200 games per setting
+    .venv/bin/python benchmarks/simulate_catan.py --games 50         # quicker
+    .venv/bin/python benchmarks/simulate_catan.py --json results/simulate_catan.json
+    .venv/bin/python benchmarks/simulate_catan.py --skip-catanatron  # time ludolab only
+    .venv/bin/python benchmarks/simulate_catan.py --skip-ludolab     # time catanatron only
+"""
+
+from __future__ import annotations
+
+import os
+
+_THREAD_VARS = (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+)
+
+
+def _pin_to_one_core() -> int | None:
+    """Pin this process (and every child it starts) to its first allowed CPU; return it."""
+    for var in _THREAD_VARS:
+        os.environ[var] = "1"
+    if not hasattr(os, "sched_setaffinity"):  # not Linux: run unpinned, and say so
+        return None
+    cpu = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
+    return cpu
+
+
+# Before numpy (imported by research.* and envs.*) creates any thread pool.
+PINNED_CPU = _pin_to_one_core()
+
+import argparse  # noqa: E402
+import dataclasses  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import platform  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+import traceback  # noqa: E402
+from datetime import UTC, datetime  # noqa: E402
+from pathlib import Path  # noqa: E402
+from types import SimpleNamespace  # noqa: E402
+from typing import Any  # noqa: E402
+
+# The sibling module: stdlib only at import time, so importing it does not import catanatron.
+from catanatron_reference import (  # noqa: E402
+    CATANATRON_AGENTS,
+    CATANATRON_VERSION,
+    WARM_UP_SEED,
+    GameStat,
+    summarise,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE_SCRIPT = Path(__file__).resolve().parent / "catanatron_reference.py"
+DEFAULT_BENCH_VENV = ROOT / ".venv-bench"
+
+# ludolab settings: label -> (agent, GameOptions overrides). catanatron has no domestic trade,
+# so "random, no domestic trade" plays by catanatron's rules: the like-for-like comparison.
+# With the default rules random agents also haggle (offers, answers, confirmations), which
+# about triples the decisions per game; that row is shown beside it.
+LUDOLAB_SETTINGS: dict[str, tuple[str, dict[str, Any]]] = {
+    "random": ("random", {}),
+    "random, no domestic trade": ("random", {"trade_offers_per_turn": 0}),
+    "greedy": ("greedy", {}),
+}
+N_PLAYERS = 4
+TARGET_RATIO = 10.0  # x catanatron's games per CPU-second
+
+# (ludolab agents, catanatron agents): the pairs whose speed ratio is reported. The issue's
+# target is on the first two; greedy vs random is shown too, because catanatron's random games
+# are longer than its weighted-random ones, so the baseline chosen changes the ratio.
+PAIRS: tuple[tuple[str, str], ...] = (
+    ("random, no domestic trade", "random"),
+    ("random", "random"),
+    ("greedy", "weighted-random"),
+    ("greedy", "random"),
+)
+
+
+# -- ludolab, in this process --------------------------------------------------------------------
+
+
+def import_ludolab() -> SimpleNamespace:
+    """ludolab's engine API, or ImportError with a message that says what is missing."""
+    try:
+        from envs.catan.agents import make_agent
+        from envs.catan.engine import GameOptions
+        from envs.catan.play import play_game
+        from research.catan.samplers import fair_board
+    except ImportError as err:
+        raise ImportError(
+            f"ludolab's Catan engine is not importable: {err}. Run `make setup` first, or "
+            "--skip-ludolab to time catanatron alone."
+        ) from err
+    return SimpleNamespace(
+        GameOptions=GameOptions, play_game=play_game, make_agent=make_agent, fair_board=fair_board
+    )
+
+
+def play_ludolab(api: SimpleNamespace, agents: str, games: int, options: Any) -> list[GameStat]:
+    """Play `games` four-player games with four fresh `agents` agents each; time each one.
+
+    Game k uses board `fair_board(k)` and game seed k. The clock covers making the board and the
+    agents (catanatron's `Game()` also draws its map and makes its state inside the timing),
+    then `play_game`.
+    """
+    # Warm-up, untimed: first-call costs (lazy tables, caches) are not charged to game 0.
+    api.play_game(
+        api.fair_board(WARM_UP_SEED),
+        [api.make_agent(agents) for _ in range(N_PLAYERS)],
+        WARM_UP_SEED,
+        options,
+    )
+    stats: list[GameStat] = []
+    for seed in range(games):
+        c0, w0 = time.process_time(), time.perf_counter()
+        board = api.fair_board(seed)
+        players = [api.make_agent(agents) for _ in range(N_PLAYERS)]
+        c1 = time.process_time()
+        record = api.play_game(board, players, seed, options)
+        c2, w2 = time.process_time(), time.perf_counter()
+        stats.append(
+            GameStat(
+                seed=seed,
+                cpu_s=c2 - c0,
+                wall_s=w2 - w0,
+                setup_cpu_s=c1 - c0,
+                turns=int(record.turns),
+                actions=int(record.n_actions),
+                truncated=bool(record.truncated),
+                winner=None if record.winner is None else int(record.winner),
+            )
+        )
+    return stats
+
+
+def describe_options(options: Any) -> str:
+    """GameOptions as one line, so the rules a run used (turn limit, VP) are on record."""
+    if dataclasses.is_dataclass(options):
+        fields = dataclasses.asdict(options)
+        return ", ".join(f"{k}={v!r}" for k, v in fields.items())
+    return repr(options)
+
+
+# -- catanatron, in its own environment ----------------------------------------------------------
+
+
+def _installed_catanatron(python: Path) -> str | None:
+    """The catanatron version installed for `python`, or None (no venv, or not installed)."""
+    if not python.exists():
+        return None
+    probe = "import importlib.metadata as m; print(m.version('catanatron'))"
+    done = subprocess.run([str(python), "-c", probe], capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def ensure_bench_venv(venv: Path) -> Path:
+    """The benchmark environment's Python, with the pinned catanatron; installed if missing.
+
+    Raises RuntimeError with the failing command when the install does not work.
+    """
+    python = venv / "bin" / "python"
+    installed = _installed_catanatron(python)
+    if installed == CATANATRON_VERSION:
+        return python
+    what = "is not installed" if installed is None else f"is {installed}, not the pinned version"
+    print(
+        f"catanatron {what} in {venv}. Installing catanatron=={CATANATRON_VERSION} there from "
+        "PyPI (benchmark only: ludolab's .venv is not touched). This takes about 10 s ...",
+        file=sys.stderr,
+        flush=True,
+    )
+    commands = []
+    if not python.exists():
+        commands.append([sys.executable, "-m", "venv", str(venv)])
+    commands.append(
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            f"catanatron=={CATANATRON_VERSION}",
+        ]
+    )
+    for command in commands:
+        if subprocess.run(command).returncode != 0:
+            raise RuntimeError(f"could not set up {venv}: `{' '.join(command)}` failed")
+    return python
+
+
+def run_catanatron(python: Path, games: int) -> dict[str, Any]:
+    """Run `catanatron_reference.py` in the benchmark environment; return its JSON document.
+
+    Its progress lines go straight to our stderr; its stdout is the JSON.
+    """
+    command = [str(python), str(REFERENCE_SCRIPT), "--games", str(games), "--agents"]
+    command += list(CATANATRON_AGENTS)
+    done = subprocess.run(command, stdout=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"`{' '.join(command)}` exited with {done.returncode}")
+    return json.loads(done.stdout)
+
+
+# -- report ---------------------------------------------------------------------------------------
+
+
+COLUMNS: tuple[tuple[str, str, str], ...] = (
+    # (header, summary key, format); "" formats are handled in _cell
+    ("engine", "engine", ""),
+    ("agents", "agents", ""),
+    ("games", "games", ",d"),
+    ("CPU s", "cpu_s", ".2f"),
+    ("wall s", "wall_s", ".2f"),
+    ("CPU/wall", "cpu_share", ".0%"),
+    ("ms/game", "ms_per_game", ".2f"),
+    ("games/CPU-s", "games_per_cpu_s", ",.1f"),
+    ("turns/game", "turns_per_game", ",.1f"),
+    ("actions/game", "actions_per_game", ",.1f"),
+    ("actions/CPU-s", "actions_per_cpu_s", ",.0f"),
+    ("truncated", "truncated_share", ".1%"),
+)
+
+
+def _cell(row: dict[str, Any], key: str, fmt: str) -> str:
+    """One table cell; a row that failed shows its reason in the first numeric column."""
+    value = row.get(key)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    return format(value, fmt) if fmt else str(value)
+
+
+def format_table(rows: list[dict[str, Any]]) -> str:
+    """Rows of summaries (or {'engine','agents','failed'}) as an aligned text table."""
+    cells = [[h for h, _, _ in COLUMNS]]
+    for row in rows:
+        if "failed" in row:
+            cells.append([row["engine"], row["agents"], row["failed"]])
+        else:
+            cells.append([_cell(row, key, fmt) for _, key, fmt in COLUMNS])
+    full = [r for r in cells if len(r) == len(COLUMNS)]
+    widths = [max(len(r[i]) for r in full) for i in range(len(COLUMNS))]
+    lines = []
+    for r in cells:
+        if len(r) != len(COLUMNS):  # a failed row: its message runs over the numeric columns
+            lines.append(f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]}")
+            continue
+        parts = [
+            f"{c:<{w}}" if i < 2 else f"{c:>{w}}"
+            for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        ]
+        lines.append("  ".join(parts).rstrip())
+    lines.insert(1, "-" * len(lines[0]))
+    return "\n".join(lines)
+
+
+def ratios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """ludolab / catanatron for each pair in PAIRS whose two rows were both measured."""
+    by_key = {(r["engine"], r["agents"]): r for r in rows if "failed" not in r}
+    out = []
+    for ours, theirs in PAIRS:
+        a, b = by_key.get(("ludolab", ours)), by_key.get(("catanatron", theirs))
+        if a is None or b is None:
+            continue
+        out.append(
+            {
+                "ludolab": ours,
+                "catanatron": theirs,
+                "games_per_cpu_s": a["games_per_cpu_s"] / b["games_per_cpu_s"],
+                "turns_per_cpu_s": a["turns_per_cpu_s"] / b["turns_per_cpu_s"],
+                "actions_per_cpu_s": a["actions_per_cpu_s"] / b["actions_per_cpu_s"],
+                "games_per_wall_s": a["games_per_wall_s"] / b["games_per_wall_s"],
+            }
+        )
+    return out
+
+
+def format_ratios(pairs: list[dict[str, Any]]) -> str:
+    """The ratio block, with the target check on games per CPU-second."""
+    if not pairs:
+        return "ratios: n/a (needs both engines measured)"
+    lines = [
+        f"ratio ludolab / catanatron (target: games per CPU-second >= {TARGET_RATIO:g}x "
+        "for random vs random and greedy vs weighted-random)",
+        f"  {'ludolab':<8} {'catanatron':<16} {'games/CPU-s':>12} {'turns/CPU-s':>12} "
+        f"{'actions/CPU-s':>14} {'games/wall-s':>13}",
+    ]
+    for p in pairs:
+        verdict = "OK" if p["games_per_cpu_s"] >= TARGET_RATIO else "MISS"
+        lines.append(
+            f"  {p['ludolab']:<8} {p['catanatron']:<16} {p['games_per_cpu_s']:>11.1f}x "
+            f"{p['turns_per_cpu_s']:>11.1f}x {p['actions_per_cpu_s']:>13.1f}x "
+            f"{p['games_per_wall_s']:>12.1f}x  {verdict}"
+        )
+    return "\n".join(lines)
+
+
+def definitions(
+    rows: list[dict[str, Any]], facts: dict[str, Any] | None, action_types: dict[str, dict]
+) -> str:
+    """What the columns count, per engine: the comparison is only honest with these."""
+    lines = [
+        "What is counted:",
+        "  CPU s / ms/game / games/CPU-s: time.process_time over board + agents setup + play, "
+        "summed over the games; wall s beside it. CPU/wall well under 100% means the pinned "
+        "core was shared.",
+        "  turns: player turns = dice rolls, all players together (ludolab: GameRecord.turns; "
+        "catanatron: ROLL actions in state.actions).",
+    ]
+    for r in rows:
+        if "failed" not in r and r.get("setup_cpu_share") is not None:
+            lines.append(
+                f"  setup share of the CPU time, {r['engine']} {r['agents']}: "
+                f"{r['setup_cpu_share']:.1%}"
+            )
+    if facts:
+        limit = facts["turns_limit"]
+        mean_num_turns = ", ".join(
+            f"{r['agents']} {r['engine_turns_per_game']:.1f}"
+            for r in rows
+            if r["engine"] == "catanatron" and r.get("engine_turns_per_game") is not None
+        )
+        lines += [
+            f"  catanatron's own state.num_turns counts every END_TURN plus the 6 seat changes "
+            f"of the setup snake, and play() stops at num_turns == TURNS_LIMIT = {limit} "
+            f"(= {limit - 6} player turns, ~{(limit - 6) / N_PLAYERS:.0f} rounds); a won game "
+            f"has num_turns = turns + 5. Mean num_turns: {mean_num_turns or 'n/a'}.",
+            "  actions, catanatron: len(state.actions), every applied action: the 16 setup "
+            "placements, one ROLL and one END_TURN per turn, each build, dev-card buy and play, "
+            "each MARITIME_TRADE (bank 4:1 and harbours), one DISCARD per player over the "
+            "limit (the engine picks the cards at random), one MOVE_ROBBER per robber move "
+            "(hex and victim in one action; the stolen card is random). Domestic "
+            f"(player-to-player) trade: {'yes' if facts['domestic_trade'] else 'none'}.",
+        ]
+        for agents, counts in action_types.items():
+            n = next(
+                r["games"]
+                for r in rows
+                if r["engine"] == "catanatron" and r["agents"] == agents and "failed" not in r
+            )
+            top = ", ".join(f"{k} {v / n:.1f}" for k, v in counts.items())
+            lines.append(f"    catanatron {agents}, actions per game by type: {top}")
+    lines.append(
+        "  actions, ludolab: GameRecord.n_actions (see envs/catan for what one action is)."
+    )
+    return "\n".join(lines)
+
+
+def header(args: argparse.Namespace, facts: dict[str, Any] | None, options_text: str | None) -> str:
+    """Run conditions: date, core, load, versions, rules in force."""
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    pinned = (
+        f"pinned to CPU {PINNED_CPU} (os.sched_setaffinity; the catanatron subprocess inherits it)"
+        if PINNED_CPU is not None
+        else "not pinned (no os.sched_setaffinity on this platform)"
+    )
+    lines = [
+        f"Catan simulation speed, {N_PLAYERS} players: ludolab vs catanatron, side by side",
+        f"  {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; {platform.node() or 'host'}: "
+        f"{os.cpu_count()} CPUs, load average {load}; {pinned}",
+    ]
+    if args.skip_ludolab:
+        lines.append("  ludolab: skipped (--skip-ludolab)")
+    else:
+        lines.append(f"  ludolab: Python {platform.python_version()}, in this process")
+    if options_text is not None:
+        lines.append(f"    GameOptions(): {options_text}")
+    if facts is not None:
+        seeded = (
+            "same seed, same game (PYTHONHASHSEED=0, no address randomisation)"
+            if facts.get("reproducible")
+            else "NOT reproducible per seed (could not disable address randomisation)"
+        )
+        lines += [
+            f"  catanatron {facts['version']}: Python {facts['python']}, subprocess in "
+            f"{args.bench_venv}; {seeded}",
+            f"    TURNS_LIMIT={facts['turns_limit']} (its num_turns), "
+            f"vps_to_win={facts['vps_to_win']}, discard_limit={facts['discard_limit']}",
+        ]
+    elif args.skip_catanatron:
+        lines.append("  catanatron: skipped (--skip-catanatron)")
+    lines.append(
+        "  per game: a fresh random official board (ludolab: fair_board(seed); catanatron: the "
+        "shuffle inside Game()), 4 fresh agents; seeds 0..N-1; one untimed warm-up game per "
+        "setting"
+    )
+    return "\n".join(lines)
+
+
+# -- main ----------------------------------------------------------------------------------------
+
+
+def _positive(text: str) -> int:
+    """argparse type: an int >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be >= 1")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure both engines, print the table and ratios, optionally write JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--games", type=_positive, default=200, help="games per setting, both engines (200)"
+    )
+    parser.add_argument(
+        "--catanatron-games",
+        type=_positive,
+        default=None,
+        help="games per catanatron setting, if not --games",
+    )
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument("--skip-catanatron", action="store_true", help="time ludolab only")
+    parser.add_argument("--skip-ludolab", action="store_true", help="time catanatron only")
+    parser.add_argument(
+        "--bench-venv",
+        type=Path,
+        default=DEFAULT_BENCH_VENV,
+        help=f"environment for catanatron (default {DEFAULT_BENCH_VENV})",
+    )
+    args = parser.parse_args(argv)
+    if args.skip_catanatron and args.skip_ludolab:
+        parser.error("--skip-catanatron and --skip-ludolab together leave nothing to time")
+    cat_games = args.catanatron_games or args.games
+
+    # Everything that can stop the run before it starts is checked first, so a missing engine
+    # or a failed install does not come after minutes of timing.
+    api, options = None, None
+    if not args.skip_ludolab:
+        try:
+            api = import_ludolab()
+            options = api.GameOptions()  # the defaults, printed in the header
+        except ImportError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+    bench_python = None
+    if not args.skip_catanatron:
+        try:
+            bench_python = ensure_bench_venv(args.bench_venv)
+        except (RuntimeError, OSError) as err:
+            print(f"error: {err}. Use --skip-catanatron to time ludolab alone.", file=sys.stderr)
+            return 2
+
+    start_cpu, start_wall = time.process_time(), time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    per_game: dict[str, list[dict[str, Any]]] = {}
+    facts: dict[str, Any] | None = None
+    action_types: dict[str, dict] = {}
+    crashed = False
+
+    # catanatron first: it is the baseline, and a crash there is cheap to see early.
+    if bench_python is not None:
+        try:
+            document = run_catanatron(bench_python, cat_games)
+            facts = document["facts"]
+            for setting in document["settings"]:
+                stats = [GameStat(**g) for g in setting["games"]]
+                rows.append(summarise("catanatron", setting["agents"], stats))
+                per_game[f"catanatron {setting['agents']}"] = setting["games"]
+                action_types[setting["agents"]] = setting["action_types"]
+        except (RuntimeError, ValueError, KeyError) as err:
+            crashed = True
+            print(f"catanatron failed: {err}", file=sys.stderr)
+            rows += [
+                {"engine": "catanatron", "agents": a, "failed": "error"} for a in CATANATRON_AGENTS
+            ]
+
+    if api is not None:
+        for agents, (agent, overrides) in LUDOLAB_SETTINGS.items():
+            print(f"ludolab {agents}: {args.games} games ...", file=sys.stderr, flush=True)
+            try:
+                setting_options = dataclasses.replace(options, **overrides)
+                stats = play_ludolab(api, agent, args.games, setting_options)
+            except Exception as err:  # any engine bug: report it, keep the other rows
+                crashed = True
+                traceback.print_exc()
+                rows.append(
+                    {"engine": "ludolab", "agents": agents, "failed": f"error: {err!r}"[:200]}
+                )
+                continue
+            rows.append(summarise("ludolab", agents, stats))
+            per_game[f"ludolab {agents}"] = [dataclasses.asdict(s) for s in stats]
+
+    pairs = ratios(rows)
+    total_cpu = time.process_time() - start_cpu  # this process only; the subprocess is apart
+    total_wall = time.perf_counter() - start_wall
+    options_text = describe_options(options) if options is not None else None
+    print(header(args, facts, options_text))
+    print()
+    print(format_table(rows))
+    print()
+    print(format_ratios(pairs))
+    print()
+    print(definitions(rows, facts, action_types))
+    print()
+    print(
+        f"total {total_wall:.1f} s wall; this process's CPU (ludolab and the report) "
+        f"{total_cpu:.1f} s"
+    )
+
+    if args.json is not None:
+        document = {
+            "date_utc": datetime.now(UTC).isoformat(timespec="seconds"),
+            "host": {
+                "cpus": os.cpu_count(),
+                "pinned_cpu": PINNED_CPU,
+                "loadavg": os.getloadavg(),
+                "python": platform.python_version(),
+            },
+            "games": {"ludolab": args.games, "catanatron": cat_games},
+            "ludolab_options": options_text,
+            "catanatron": facts,
+            "catanatron_action_types": action_types,
+            "rows": rows,
+            "ratios": pairs,
+            "target_ratio": TARGET_RATIO,
+            "per_game": per_game,
+        }
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(document, indent=1) + "\n")
+        print(f"figures written to {args.json}")
+    return 1 if crashed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
