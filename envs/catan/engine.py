@@ -13,10 +13,11 @@ leave room, each an option or documented here:
 * Longest road: the first road of 5+ takes the card; another player takes it only with a
   strictly longer road. When an opponent's settlement cuts the holder's road and the holder no
   longer has the single longest road, the single longest road of 5+ takes the card; if the
-  longest is shared (the old holder included) or shorter than 5, the card is set aside. While
-  set aside, the first single longest road of 5+ takes it.
+  longest is shared (the old holder included) or shorter than 5, the card is set aside (with
+  ``cut_holder_keeps_ties`` a holder left tied keeps it). While set aside, the first single
+  longest road of 5+ takes it.
 * A player who reaches the victory target on another player's turn (possible only through the
-  longest-road card changing hands) wins at the start of their own next turn.
+  longest-road card changing hands) wins at the start of their own next turn, before rolling.
 * Development cards may be played before or after the roll, one per turn, never one bought this
   turn; victory-point cards count from the moment they are bought.
 * Year of plenty takes any two cards the bank can pay; monopoly takes every card of a resource.
@@ -34,6 +35,7 @@ leave room, each an option or documented here:
 
 from __future__ import annotations
 
+import operator
 import random
 from dataclasses import dataclass
 
@@ -94,6 +96,9 @@ class GameOptions:
         turn_limit: the game is cut off (truncated, no winner) after this many turns; None for
             no limit. A turn is one player's turn; a round is one turn of every player.
         trade_offers_per_turn: domestic trade offers allowed per turn; 0 turns domestic trade off.
+        cut_holder_keeps_ties: when an opponent's settlement cuts the longest-road holder's road
+            and the holder is left tied for the longest, the holder keeps the card (a common
+            reading of the almanac) instead of setting it aside (``rules/catan.md``).
         debug: check every invariant after every action (slow; for tests and debugging).
     """
 
@@ -102,6 +107,7 @@ class GameOptions:
     friendly_robber: bool = False
     turn_limit: int | None = 1000
     trade_offers_per_turn: int = 2
+    cut_holder_keeps_ties: bool = False
     debug: bool = False
 
     def __post_init__(self) -> None:
@@ -206,6 +212,16 @@ def _longest_trail(
                 if not used & bit:
                     stack.append((w, used | bit, length + 1))
     return best
+
+
+def _as_action(action: object) -> int:
+    """An action index from any integer type (numpy included); anything else is illegal."""
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        raise IllegalActionError(
+            f"action {action!r} is not an integer action index 0..{A.N_ACTIONS - 1}"
+        ) from None
 
 
 class Game:
@@ -543,6 +559,8 @@ class Game:
 
     def step(self, action: int) -> None:
         """Apply ``action`` for seat ``acting``. Raises :class:`IllegalActionError` if illegal."""
+        if type(action) is not int:
+            action = _as_action(action)
         legal = self._legal if self._legal is not None else self.legal_actions()
         if action not in legal:
             raise IllegalActionError(self._illegal_message(action))
@@ -775,6 +793,12 @@ class Game:
         if holder >= 0 and not cut_holder:
             # Only a strictly longer road takes the card from its holder.
             new = single if single >= 0 and lengths[single] > lengths[holder] else holder
+        elif (
+            cut_holder
+            and self.options.cut_holder_keeps_ties
+            and lengths[holder] == top >= LONGEST_ROAD_MIN
+        ):
+            new = holder
         else:
             # Card set aside, or its holder's road was cut: the single longest road of 5+ takes
             # it (possibly the holder's again); a shared longest road leaves it set aside.
@@ -825,9 +849,11 @@ class Game:
         totals = [0] * A.N_RESOURCES
         for r, _, k in owed:
             totals[r] += k
+        # Shortage, decided per resource before anyone is paid: nobody gets the resource,
+        # unless one seat alone is owed it, who then gets what is left.
+        short = [totals[r] > bank[r] for r in range(A.N_RESOURCES)]
         for r, q, k in owed:
-            if totals[r] > bank[r]:
-                # Shortage: nobody is paid, unless one seat alone is owed, who gets what is left.
+            if short[r]:
                 if len({seat for res, seat, _ in owed if res == r}) > 1:
                     continue
                 k = min(k, bank[r])
@@ -977,9 +1003,13 @@ class Game:
         self._start_turn()
 
     def _start_turn(self) -> None:
+        p = self.current
+        if self.vp_public[p] + self.dev_hand[p][VICTORY_POINT] >= self.options.vp_to_win:
+            self._finish(p)  # reached on another seat's turn: the win comes before the roll
+            return
         # The roll is a decision only when a development card could be played before it;
         # otherwise the engine rolls at once rather than ask for the only legal action.
-        have = self.dev_hand[self.current]
+        have = self.dev_hand[p]
         if have[KNIGHT] or have[ROAD_BUILDING_CARD] or have[YEAR_OF_PLENTY] or have[MONOPOLY]:
             self.phase = PRE_ROLL
             if self._compute_legal() != [A.ROLL]:
