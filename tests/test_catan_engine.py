@@ -213,3 +213,21 @@ def test_road_length_if_built_matches_building_it():
                 checked += 1
         game.step(agents[seat].act(game, game.legal_actions()))
     assert checked > 100
+
+
+@pytest.mark.parametrize("agent", ["random", "greedy"])
+def test_is_legal_agrees_with_the_legal_list(agent):
+    # Two statements of the main-phase rules: the list builder and the one-action check.
+    checked = 0
+    for seed in range(4):
+        game = Game(fair_board(seed), 4, seed)
+        agents = [make_agent(agent) for _ in range(4)]
+        for seat, a in enumerate(agents):
+            a.reset(seat, seed)
+        while not game.done:
+            legal = set(game.legal_actions())
+            if game.n_actions % 3 == 0:
+                assert [a for a in range(A.N_ACTIONS) if game.is_legal(a)] == sorted(legal)
+                checked += 1
+            game.step(agents[game.acting].act(game, game.legal_actions()))
+    assert checked > 200

@@ -380,6 +380,50 @@ class Game:
             self._legal = self._compute_legal()
         return self._legal
 
+    def is_legal(self, action: int) -> bool:
+        """Whether ``action`` is legal for seat ``acting`` now, without listing every action.
+
+        A second, independent statement of the main-phase rules (the tests hold it against
+        ``legal_actions``); other phases have short lists and are looked up in them.
+        """
+        if self.phase != MAIN:
+            return action in self.legal_actions()
+        p = self.acting
+        lumber, wool, grain, brick, ore = hand = self.hands[p]
+        if action < A.SETTLEMENT:
+            if action == A.END_TURN:
+                return True
+            if action == A.BUY_DEV:
+                return bool(wool and grain and ore and self.dev_deck)
+            if action in (A.PLAY_KNIGHT, A.PLAY_ROAD_BUILDING):
+                return action in self._dev_plays(p) and not self._dev_played_this_turn
+            return False  # ROLL: not in the main phase
+        if action < A.CITY:
+            v = action - A.SETTLEMENT
+            return bool(
+                lumber and brick and wool and grain and self.settlements_left[p]
+                and self.site_free[v] and v in self.network[p]
+            )
+        if action < A.ROAD:
+            v = action - A.CITY
+            return (
+                grain >= 2 and ore >= 3 and self.cities_left[p] > 0
+                and self.owner[v] == p and self.building[v] == 1
+            )
+        if action < A.ROBBER:
+            return bool(lumber and brick and self.roads_left[p]) and (
+                action - A.ROAD in self.road_spots(p)
+            )
+        if A.YEAR_OF_PLENTY <= action < A.MARITIME:
+            return not self._dev_played_this_turn and action in self._dev_plays(p)
+        if A.MARITIME <= action < A.OFFER:
+            give, get = A.TRADE_PAIRS[action - A.MARITIME]
+            return hand[give] >= self.rates[p][give] and self.bank[get] > 0
+        if A.OFFER <= action < A.ACCEPT_TRADE:
+            give, n_give, _ = A.OFFERS[action - A.OFFER]
+            return self.offers_left > 0 and hand[give] >= n_give
+        return False
+
     def action_mask(self) -> list[bool]:
         """A boolean per action index, True where legal; length ``actions.N_ACTIONS``."""
         mask = [False] * A.N_ACTIONS
@@ -561,8 +605,8 @@ class Game:
         """Apply ``action`` for seat ``acting``. Raises :class:`IllegalActionError` if illegal."""
         if type(action) is not int:
             action = _as_action(action)
-        legal = self._legal if self._legal is not None else self.legal_actions()
-        if action not in legal:
+        legal = self._legal
+        if not (action in legal if legal is not None else self.is_legal(action)):
             raise IllegalActionError(self._illegal_message(action))
         self._legal = None
         self.n_actions += 1
