@@ -473,8 +473,13 @@ class Game:
             roads.pop()
             ro[path] = before
 
-    def clone(self) -> Game:
-        """An independent copy: stepping it never changes this game (random streams copied)."""
+    def clone(self, share_randomness: bool = False) -> Game:
+        """An independent copy: stepping it never changes this game.
+
+        With ``share_randomness`` the dice, deck and steal streams are shared rather than copied
+        (copying them is most of a clone's cost): only for a copy stepped with actions that draw
+        nothing — main-phase builds, bank trades, year of plenty — as a lookahead does.
+        """
         new = Game.__new__(Game)
         state = {}
         for key, value in self.__dict__.items():
@@ -485,7 +490,7 @@ class Game:
                 ]
             elif kind is set or kind is dict:
                 value = value.copy()
-            elif kind is random.Random:
+            elif kind is random.Random and not share_randomness:
                 stream = random.Random()
                 stream.setstate(value.getstate())
                 value = stream

@@ -7,9 +7,19 @@ completes its next build, and points the robber at the leader. It reads only wha
 could see at the table: its own hand and development cards, the board, the pieces, opponents'
 card counts, public victory points and played knights.
 
-Speed matters (it is the workhorse of large simulation studies): everything that depends only on
-the board is computed once per game (:class:`BoardInfo`), the agent never copies the game, and a
-decision touches a few dozen Python objects at most.
+Speed matters (it is the workhorse of large simulation studies; budget: a few microseconds per
+decision). Three layers of caching keep it cheap:
+
+* everything that depends only on the board is computed once per board (:class:`BoardInfo`,
+  shared by every agent playing that board);
+* everything that depends only on the pieces on the board (open spots, the best city or
+  settlement, which road to pay for, the agent's production) is kept until a piece is placed.
+  Pieces are never removed, so the counts of pieces left identify the board position along one
+  game's history (:meth:`GreedyAgent._sync`);
+* what depends on the hand too (the build it works towards) is kept for one decision.
+
+Hot paths use plain loops, no lambdas, generators or ``max(key=...)``, and cheap hand checks
+come first so whole rules are skipped when they cannot apply. The agent never copies the game.
 
 Units: "pips" are the dots on a number token (the number of the 36 dice outcomes that roll it);
 a node's production is the sum of the pips of its hexes per resource; a city counts twice.
@@ -17,6 +27,7 @@ a node's production is the sum of the pips of its hexes per resource; a city cou
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -34,6 +45,7 @@ from envs.catan.engine import (
     MOVE_ROBBER,
     PRE_ROLL,
     ROAD_BUILDING,
+    ROAD_BUILDING_CARD,
     ROAD_COST,
     SETTLEMENT_COST,
     SETTLEMENTS_PER_PLAYER,
@@ -62,13 +74,46 @@ BASE_RESOURCE_WEIGHT = (1.0, 0.8, 1.0, 1.0, 1.0)
 CITY, SETTLEMENT, DEV, ROAD = range(4)
 BUILD_COSTS = (CITY_COST, SETTLEMENT_COST, DEV_COST, ROAD_COST)
 BUILD_NAMES = ("city", "settlement", "development-card", "road")
+# Per build kind, the (resource, count) pairs of its cost with a nonzero count: the loops over a
+# cost touch 2-4 resources instead of 5.
+_COST_ITEMS = tuple(tuple((r, c) for r, c in enumerate(cost) if c) for cost in BUILD_COSTS)
+# [give][get] -> the action offering one ``give`` for one ``get`` / the bank trade.
+_OFFER_ONE = tuple(
+    tuple(A.offer(give, 1, get) if get != give else -1 for get in range(A.N_RESOURCES))
+    for give in range(A.N_RESOURCES)
+)
+_MARITIME = tuple(
+    tuple(A.maritime(give, get) if get != give else -1 for get in range(A.N_RESOURCES))
+    for give in range(A.N_RESOURCES)
+)
+# Per resource, the most any build costs of it.
+_MOST_NEEDED = tuple(max(cost[r] for cost in BUILD_COSTS) for r in range(A.N_RESOURCES))
 
 ROBBER_MODES = ("leader", "production")
-_NEIGHBOURS = tables().node_neighbours
+
+_TABLES = tables()
+_LINKS = _TABLES.node_links  # per node: ((path, far node), ...)
+_PATH_NODES = _TABLES.path_nodes  # per path: (node, node)
+_HEX_CORNERS = _TABLES.hex_corners  # per hex: its 6 nodes
+_NODE_HEXES = _TABLES.node_hexes  # per node: its 1-3 hexes
+_NODE_PATHS = _TABLES.node_paths  # per node: its 2-3 paths
+_N_NODES = A.N_INTERSECTIONS
+
+
+# Pips per number token 0..12 (0 = no token).
+_PIPS = tuple(pips(n) for n in range(13))
+
+# Discount of a settlement spot one and two roads away (as 0.6 applied once and twice).
+_ONE_AWAY = 1.0 * 0.6
+_TWO_AWAY = 1.0 * 0.6 * 0.6
+
+# Sentinel for "not computed since the last piece was placed" (None is a valid cached answer).
+_STALE = object()
 
 
 class BoardInfo:
-    """Per-game tables for one board: computed once, read at every decision.
+    """Per-board tables: computed once per board (shared by every agent on it), read at every
+    decision. Use :meth:`of` rather than the constructor.
 
     Attributes:
         hex_pips: pips per hex, shape (19,); 0 on the desert.
@@ -78,36 +123,105 @@ class BoardInfo:
         node_pips: pips per resource at each intersection, shape (54, 5).
         node_value: weighted pips at each intersection, shape (54,) — the static part of how
             good a settlement spot is.
+        node_new: per intersection, the (resource, 2 x weight) pairs of the resources it
+            produces, resources ascending — the diversity bonus it may add.
+        fresh_value: :meth:`GreedyAgent.spot_value` of each intersection for a seat that
+            produces nothing yet (the first setup settlement), shape (54,).
+        harbor_at: harbor code per intersection (-1 none, 0 generic 3:1, 1..5 resource + 1).
     """
 
+    _cache: dict[tuple[tuple[int, ...], ...], BoardInfo] = {}
+
+    @classmethod
+    def of(cls, game: Game) -> BoardInfo:
+        """The (cached) tables of ``game``'s board."""
+        key = (game.hex_resource, game.hex_number, game.harbor_at)
+        info = cls._cache.get(key)
+        if info is None:
+            if len(cls._cache) >= 256:  # bounded: a study may play thousands of boards
+                cls._cache.clear()
+            info = cls._cache[key] = cls(game)
+        return info
+
     def __init__(self, game: Game) -> None:
-        t = tables()
-        self.hex_pips = tuple(pips(n) for n in game.hex_number)
-        self.hex_res = game.hex_resource
+        self.hex_pips = hex_pips = tuple(_PIPS[n] for n in game.hex_number)
+        self.hex_res = hex_res = game.hex_resource
         totals = [0] * N_RES
-        for h, r in enumerate(self.hex_res):
+        rows = [[0] * N_RES for _ in range(_N_NODES)]
+        for h, r in enumerate(hex_res):
             if r >= 0:
-                totals[r] += self.hex_pips[h]
+                n = hex_pips[h]
+                totals[r] += n
+                for v in _HEX_CORNERS[h]:
+                    rows[v][r] += n
         mean = sum(totals) / N_RES
         # Scarcity: square root of mean/total, clipped, so a resource with half the usual pips
         # is worth ~1.4x, not 2x (trading and harbors soften real scarcity).
-        self.weight = tuple(
+        self.weight = weight = tuple(
             BASE_RESOURCE_WEIGHT[r] * min(1.5, max(0.7, (mean / max(totals[r], 1)) ** 0.5))
             for r in range(N_RES)
         )
-        node_pips = []
+        bonus = tuple(2.0 * w for w in weight)
+        self.harbor_at = harbor_at = game.harbor_at
         node_value = []
-        for v in range(A.N_INTERSECTIONS):
-            row = [0] * N_RES
-            for h in t.node_hexes[v]:
-                r = self.hex_res[h]
-                if r >= 0:
-                    row[r] += self.hex_pips[h]
-            node_pips.append(tuple(row))
-            node_value.append(sum(self.weight[r] * row[r] for r in range(N_RES)))
-        self.node_pips = tuple(node_pips)
+        node_new = []
+        fresh = []
+        for v in range(_N_NODES):
+            row = rows[v]
+            # Sums left to right from 0 over the resources produced (terms of 0 pips add 0.0).
+            value = 0.0
+            new = []
+            for r in range(N_RES):
+                if row[r]:
+                    value += weight[r] * row[r]
+                    new.append((r, bonus[r]))
+            node_value.append(value)
+            node_new.append(tuple(new))
+            # spot_value() for a seat producing nothing: every resource is new.
+            for _, b in new:
+                value += b
+            code = harbor_at[v]
+            if code == 0:
+                value += 1.0
+            elif code > 0:
+                value += 0.3 * (0 + row[code - 1])
+            fresh.append(value)
+        self.node_pips = tuple(tuple(row) for row in rows)
         self.node_value = tuple(node_value)
-        self.harbor_at = game.harbor_at
+        self.node_new = tuple(node_new)
+        self.fresh_value = tuple(fresh)
+
+
+def spot_value(info: BoardInfo, v: int, prod: Sequence[int]) -> float:
+    """How good intersection ``v`` is as a new settlement for a seat producing ``prod`` (pips
+    per resource, shape (5,)).
+
+    Weighted pips, plus a bonus per resource the seat does not produce yet (diversity), plus
+    harbors: a 2:1 harbor is worth a share of the seat's production of its resource (with
+    ``v``), a 3:1 harbor a small flat amount.
+    """
+    value = info.node_value[v]
+    for r, bonus in info.node_new[v]:
+        if not prod[r]:
+            value += bonus
+    code = info.harbor_at[v]
+    if code == 0:
+        value += 1.0
+    elif code > 0:
+        r = code - 1
+        value += 0.3 * (prod[r] + info.node_pips[v][r])
+    return value
+
+
+def _has(legal: Sequence[int], a: int) -> bool:
+    """``a in legal`` for a sorted ``legal`` (the engine's order), by bisection."""
+    i = bisect_left(legal, a)
+    return i < len(legal) and legal[i] == a
+
+
+def _roads_in(legal: Sequence[int]) -> Sequence[int]:
+    """The road actions of a sorted ``legal`` (a contiguous run)."""
+    return legal[bisect_left(legal, A.ROAD) : bisect_left(legal, A.ROBBER)]
 
 
 def missing_cards(hand: Sequence[int], cost: Sequence[int]) -> int:
@@ -148,14 +262,41 @@ class GreedyAgent(Agent):
         self.robber = robber
         self._game: Game | None = None
         self._info: BoardInfo | None = None
-        self._prod_key: list[tuple[int, int] | None] = []
-        self._prod: list[list[int]] = []
+        self._start_caches(0)
+
+    def _start_caches(self, n_players: int) -> None:
+        """Empty every cache (a new game)."""
+        # Production per seat, keyed by settlements_left + 2 * cities_left of that seat (drops
+        # by one with each of its settlements or cities).
+        self._prod_key: list[int] = [-1] * n_players
+        self._prod: list[list[int]] = [[0] * N_RES for _ in range(n_players)]
+        # Spot value per node for the agent's own production (-1.0 = not computed yet), kept
+        # while that production is (keyed like _prod_key).
+        self._sv: list[float] = [-1.0] * _N_NODES
+        self._sv_key = -1
         self._offered: set[int] = set()
         self._offer_turn = -1
-        self._spot_key = -1
-        self._spot = False
-        self._target_key = -1
+        # Decision stamp (the engine's action counter) and the piece counts the caches below
+        # were filled at: buildings (settlements + 2 x cities left, summed over seats), roads
+        # (summed over seats) and the agent's own roads left.
+        self._synced_at = -1
+        self._buildings_key = -1
+        self._roads_key = -1
+        self._own_roads = -1
+        self._invalidate()
+        self._target_at = -1
         self._target = CITY
+
+    def _invalidate(self) -> None:
+        """Forget everything that depends on the pieces (a building was placed)."""
+        self._spot: bool | None = None
+        # (city possible, SETTLEMENT / ROAD / -1 for the second option, production + 3 per
+        # resource): what target() needs besides the hand.
+        self._plan: tuple[bool, int, tuple[int, ...]] | None = None
+        self._city: object = _STALE
+        self._settlement: object = _STALE
+        self._paid: object = _STALE
+        self._buildings: list[tuple[int, int, int]] | None = None
 
     @property
     def spec(self) -> str:
@@ -188,6 +329,8 @@ class GreedyAgent(Agent):
         phase = game.phase
         if phase == MAIN:
             return self._main(game, legal)
+        if phase == TRADE_RESPONSE:
+            return self._respond(game, legal)
         if phase == PRE_ROLL:
             return self._pre_roll(game, legal)
         if phase == DISCARD:
@@ -200,22 +343,48 @@ class GreedyAgent(Agent):
             return self._best_road(game, legal)
         if phase == SETUP_SETTLEMENT:
             return self._setup_settlement(game, legal)
-        if phase == TRADE_RESPONSE:
-            return self._respond(game, legal)
         if phase == TRADE_CONFIRM:
             return self._confirm(game, legal)
         return legal[0]
 
     def _start(self, game: Game) -> None:
-        """Build the per-game tables (the first decision of a game)."""
+        """Look up the board's tables and empty the caches (the first decision of a game)."""
         self._game = game
-        self._info = BoardInfo(game)
-        self._prod_key = [None] * game.n_players
-        self._prod = [[0] * N_RES for _ in range(game.n_players)]
-        self._offered = set()
-        self._offer_turn = -1
-        self._spot_key = -1
-        self._target_key = -1
+        self._info = BoardInfo.of(game)
+        self._start_caches(game.n_players)
+
+    def _sync(self, game: Game) -> bool:
+        """True when the piece caches may be used for ``game`` (the agent's own game), after
+        forgetting what a piece placed since they were filled has changed. Cheap after the
+        first call in a decision.
+
+        Pieces are never removed, so the sums below only drop: equal sums mean the same pieces
+        (along one game's history). A road leaves the buildings alone, and an opponent's road
+        leaves the agent's spots and plan alone: only what depends on it is forgotten.
+        """
+        if game is not self._game:
+            return False  # a copy (the lookahead's trials): compute everything afresh
+        if self._synced_at != game.n_actions:
+            self._synced_at = game.n_actions
+            # A city takes a city piece and gives back a settlement: weight 2 keeps it a drop.
+            buildings = sum(game.settlements_left) + 2 * sum(game.cities_left)
+            roads_left = game.roads_left
+            roads = sum(roads_left)
+            if buildings != self._buildings_key:
+                self._buildings_key = buildings
+                self._roads_key = roads
+                self._own_roads = roads_left[self.seat]
+                self._invalidate()
+            elif roads != self._roads_key:
+                self._roads_key = roads
+                self._paid = _STALE  # any road changes the road choices
+                own = roads_left[self.seat]
+                if own != self._own_roads:  # the agent's network grew
+                    self._own_roads = own
+                    self._spot = None
+                    self._plan = None
+                    self._settlement = _STALE
+        return True
 
     @property
     def info(self) -> BoardInfo:
@@ -227,69 +396,51 @@ class GreedyAgent(Agent):
     def production(self, game: Game, seat: int, cached: bool = True) -> list[int]:
         """Pips per resource of ``seat``'s buildings (a city counts twice), shape (5,).
 
-        Public information. With ``cached``, kept until the seat's building counts change —
+        Public information. With ``cached``, kept until the seat places a settlement or city —
         valid only along one game's history (pieces are never removed), so positions on copies
-        of the game (the lookahead's) must pass ``cached=False``.
+        of the game (the lookahead's) are never cached.
         """
-        key = (game.settlements_left[seat], game.cities_left[seat])
-        if cached and self._prod_key[seat] == key and game is self._game:
-            return self._prod[seat]
+        cached = cached and game is self._game
+        if cached:
+            key = game.settlements_left[seat] + 2 * game.cities_left[seat]
+            if self._prod_key[seat] == key:
+                return self._prod[seat]
         prod = [0] * N_RES
         owner, building, node_pips = game.owner, game.building, self.info.node_pips
         for v in game.network[seat]:
             if owner[v] == seat:
                 k = building[v]
-                for r, n in enumerate(node_pips[v]):
-                    prod[r] += k * n
-        if cached and game is self._game:
+                row = node_pips[v]
+                for r in range(N_RES):
+                    prod[r] += k * row[r]
+        if cached:
             self._prod_key[seat] = key
             self._prod[seat] = prod
         return prod
 
     def spot_value(self, v: int, prod: Sequence[int]) -> float:
-        """How good intersection ``v`` is as a new settlement for a seat producing ``prod``.
-
-        Weighted pips, plus a bonus per resource the seat does not produce yet (diversity), plus
-        harbors: a 2:1 harbor is worth a share of the seat's production of its resource (with
-        ``v``), a 3:1 harbor a small flat amount.
-        """
-        info = self.info
-        row = info.node_pips[v]
-        value = info.node_value[v]
-        weight = info.weight
-        for r in range(N_RES):
-            if row[r] and not prod[r]:
-                value += 2.0 * weight[r]
-        code = info.harbor_at[v]
-        if code == 0:
-            value += 1.0
-        elif code > 0:
-            r = code - 1
-            value += 0.3 * (prod[r] + row[r])
-        return value
+        """How good intersection ``v`` is as a new settlement for a seat producing ``prod``;
+        see :func:`spot_value`."""
+        return spot_value(self.info, v, prod)
 
     def has_spot(self, game: Game) -> bool:
         """True when the agent's seat has an open settlement spot on its roads right now.
 
-        Cached for the current decision (the engine's action counter), because several rules
-        ask within one decision and the engine recomputes it from scratch.
+        Kept until a piece is placed. (Main-phase meaning: the setup phases do not ask.)
         """
-        if game is self._game and self._spot_key == game.n_actions:
+        if self._sync(game):
+            if self._spot is None:
+                self._spot = self._open_spot(game)
             return self._spot
-        spot = bool(game.settlement_spots(self.seat))
-        if game is self._game:
-            self._spot_key, self._spot = game.n_actions, spot
-        return spot
+        return self._open_spot(game)
 
-    def _valid_spot(self, game: Game, v: int) -> bool:
-        owner = game.owner
-        if owner[v] >= 0:
-            return False
-        # A plain loop: measurably faster than all() over a generator on this hot path.
-        for w in _NEIGHBOURS[v]:  # noqa: SIM110
-            if owner[w] >= 0:
-                return False
-        return True
+    def _open_spot(self, game: Game) -> bool:
+        # The engine's settlement_spots sorts the network; only existence matters here.
+        free = game.site_free
+        for v in game.network[self.seat]:  # noqa: SIM110 - a plain loop is faster than any()
+            if free[v]:
+                return True
+        return False
 
     def target(self, game: Game, seat: int) -> int:
         """The build ``seat`` is working towards (CITY, SETTLEMENT, DEV or ROAD).
@@ -299,115 +450,332 @@ class GreedyAgent(Agent):
         trades and steals); a city or settlement is preferred over a card, a road comes in only
         when no settlement spot is open.
         """
-        mine = seat == self.seat and game is self._game
-        if mine and self._target_key == game.n_actions:
+        if seat == self.seat and self._sync(game):
+            if self._target_at != game.n_actions:
+                self._target_at = game.n_actions
+                self._target = self._my_target(game)
             return self._target
-        hand = game.hands[seat]
-        prod = self.production(game, seat)
-        on_board = SETTLEMENTS_PER_PLAYER - game.settlements_left[seat]
-        options: list[tuple[float, int]] = []
-        if game.cities_left[seat] and on_board:
-            options.append((1.0, CITY))
-        if game.settlements_left[seat]:
-            if self.has_spot(game) if seat == self.seat else game.settlement_spots(seat):
-                options.append((1.0, SETTLEMENT))
-            elif game.roads_left[seat]:
-                options.append((1.2, ROAD))
+        options = self._build_options(game, seat)
         if self.dev_cards and game.dev_deck:
             options.append((1.6, DEV))
         if not options:
             return ROAD
+        hand = game.hands[seat]
+        prod = self.production(game, seat)
         best, best_score = options[0][1], float("inf")
         for factor, kind in options:
-            cost = BUILD_COSTS[kind]
             eta = 0.0
-            for r in range(N_RES):
-                short = cost[r] - hand[r]
+            for r, c in _COST_ITEMS[kind]:
+                short = c - hand[r]
                 if short > 0:
                     eta += short * 36.0 / (prod[r] + 3)
             score = (eta + 1.0) * factor
             if score < best_score:
                 best, best_score = kind, score
-        if mine:
-            self._target_key, self._target = game.n_actions, best
         return best
+
+    def _my_target(self, game: Game) -> int:
+        """:meth:`target` for the agent's own seat in its own game: the same arithmetic,
+        unrolled per build (this runs at most decisions), with the options and production
+        kept until a piece is placed."""
+        plan = self._plan
+        if plan is None:
+            # The options of _build_options, without building the list.
+            p = self.seat
+            settlements_left = game.settlements_left[p]
+            city = bool(game.cities_left[p]) and settlements_left < SETTLEMENTS_PER_PLAYER
+            second = -1
+            if settlements_left:
+                if self.has_spot(game):
+                    second = SETTLEMENT
+                elif game.roads_left[p]:
+                    second = ROAD
+            prod = self.production(game, p)
+            plan = self._plan = (
+                city,
+                second,
+                (prod[0] + 3, prod[1] + 3, prod[2] + 3, prod[3] + 3, prod[4] + 3),
+            )
+        city, second, den = plan
+        lumber, wool, grain, brick, ore = game.hands[self.seat]
+        # Score = (eta + 1) x priority factor; eta sums, resource by resource in index order,
+        # missing cards x 36 / (production + 3). Ties keep the earlier build.
+        best, best_score = ROAD, float("inf")
+        if city:
+            eta = 0.0
+            if grain < 2:
+                eta += (2 - grain) * 36.0 / den[GRAIN]
+            if ore < 3:
+                eta += (3 - ore) * 36.0 / den[ORE]
+            best, best_score = CITY, eta + 1.0
+        if second == SETTLEMENT:
+            eta = 0.0
+            if not lumber:
+                eta += 36.0 / den[LUMBER]
+            if not wool:
+                eta += 36.0 / den[WOOL]
+            if not grain:
+                eta += 36.0 / den[GRAIN]
+            if not brick:
+                eta += 36.0 / den[BRICK]
+            score = eta + 1.0
+            if score < best_score:
+                best, best_score = SETTLEMENT, score
+        elif second == ROAD:
+            eta = 0.0
+            if not lumber:
+                eta += 36.0 / den[LUMBER]
+            if not brick:
+                eta += 36.0 / den[BRICK]
+            score = (eta + 1.0) * 1.2
+            if score < best_score:
+                best, best_score = ROAD, score
+        if self.dev_cards and game.dev_deck:
+            eta = 0.0
+            if not wool:
+                eta += 36.0 / den[WOOL]
+            if not grain:
+                eta += 36.0 / den[GRAIN]
+            if not ore:
+                eta += 36.0 / den[ORE]
+            if (eta + 1.0) * 1.6 < best_score:
+                best = DEV
+        return best
+
+    def _build_options(self, game: Game, seat: int) -> list[tuple[float, int]]:
+        """(priority factor, build kind) of the builds ``seat`` has pieces and room for, the
+        development card aside (it depends on the deck, not the pieces)."""
+        options: list[tuple[float, int]] = []
+        settlements_left = game.settlements_left[seat]
+        if game.cities_left[seat] and settlements_left < SETTLEMENTS_PER_PLAYER:
+            options.append((1.0, CITY))
+        if settlements_left:
+            if self.has_spot(game) if seat == self.seat else game.settlement_spots(seat):
+                options.append((1.0, SETTLEMENT))
+            elif game.roads_left[seat]:
+                options.append((1.2, ROAD))
+        return options
 
     # ------------------------------------------------------------------ setup
 
     def _setup_settlement(self, game: Game, legal: Sequence[int]) -> int:
         prod = self.production(game, self.seat)
+        info = self.info
         best, best_value = legal[0], float("-inf")
         rand = self.rng.random
+        if not any(prod):  # the first settlement: values known per board
+            fresh = info.fresh_value
+            for a in legal:
+                value = fresh[a - A.SETTLEMENT] + 1e-6 * rand()
+                if value > best_value:
+                    best, best_value = a, value
+            return best
+        # spot_value(), inlined: ~50 spots.
+        node_value, node_new, node_pips, harbor_at = (
+            info.node_value,
+            info.node_new,
+            info.node_pips,
+            info.harbor_at,
+        )
         for a in legal:
-            value = self.spot_value(a - A.SETTLEMENT, prod) + 1e-6 * rand()
+            v = a - A.SETTLEMENT
+            value = node_value[v]
+            for r, bonus in node_new[v]:
+                if not prod[r]:
+                    value += bonus
+            code = harbor_at[v]
+            if code == 0:
+                value += 1.0
+            elif code > 0:
+                value += 0.3 * (prod[code - 1] + node_pips[v][code - 1])
+            value += 1e-6 * rand()
             if value > best_value:
                 best, best_value = a, value
         return best
 
     # ------------------------------------------------------------------ roads
 
-    def _road_target_value(self, game: Game, start: int) -> float:
+    def _spot_values(self, game: Game) -> list[float]:
+        """Per intersection, its :func:`spot_value` for the agent's seat, or -1.0 where not
+        computed yet (filled on demand). Kept while the seat's production is."""
+        if game is not self._game:
+            return [-1.0] * _N_NODES
+        p = self.seat
+        key = game.settlements_left[p] + 2 * game.cities_left[p]
+        if key != self._sv_key:
+            self._sv_key = key
+            self._sv = [-1.0] * _N_NODES
+        return self._sv
+
+    def _road_target_value(self, game: Game, start: int, sv: list[float] | None = None) -> float:
         """Value of the best open settlement spot within two paths of node ``start``.
 
         Spots further away count less (x0.6 per path); the walk does not pass opponents'
-        buildings or roads. 0 when there is none.
+        buildings or roads. 0 when there is none. ``sv``: :meth:`_spot_values` (a cache).
         """
         p = self.seat
-        owner, ro = game.owner, game.road_owner
-        links = tables().node_links
+        owner, ro, free = game.owner, game.road_owner, game.site_free
+        if sv is None:
+            sv = self._spot_values(game)
+        info = self.info
         prod = self.production(game, p)
+        # Two levels of the walk, unrolled. The board has no triangles, so a node one path
+        # away is never also two away; a node reached twice (or the start again, two paths
+        # away) has the same or a lower discounted value, which cannot change the best.
         best = 0.0
-        frontier = [start]
-        seen = {start}
-        scale = 1.0
-        for depth in range(3):
-            nxt = []
-            for v in frontier:
-                if self._valid_spot(game, v):
-                    value = scale * self.spot_value(v, prod)
-                    if value > best:
-                        best = value
-                if depth == 2 or (owner[v] >= 0 and owner[v] != p):
+        if free[start]:
+            best = sv[start]
+            if best < 0.0:
+                best = sv[start] = spot_value(info, start, prod)
+        o = owner[start]
+        if o >= 0 and o != p:
+            return best
+        for e1, w1 in _LINKS[start]:
+            r = ro[e1]
+            if r >= 0 and r != p:
+                continue
+            if free[w1]:
+                value = sv[w1]
+                if value < 0.0:
+                    value = sv[w1] = spot_value(info, w1, prod)
+                value *= _ONE_AWAY
+                if value > best:
+                    best = value
+            else:
+                o = owner[w1]
+                if o >= 0 and o != p:
                     continue
-                for e, w in links[v]:
-                    if w not in seen and ro[e] in (-1, p):
-                        seen.add(w)
-                        nxt.append(w)
-            frontier = nxt
-            scale *= 0.6
+            for e2, w2 in _LINKS[w1]:
+                if w2 == start or not free[w2]:
+                    continue
+                r = ro[e2]
+                if r >= 0 and r != p:
+                    continue
+                value = sv[w2]
+                if value < 0.0:
+                    value = sv[w2] = spot_value(info, w2, prod)
+                value *= _TWO_AWAY
+                if value > best:
+                    best = value
         return best
 
     def _road_scores(self, game: Game, roads: Sequence[int]) -> list[tuple[float, int]]:
         """(score, action) for road actions: the best spot the road leads towards."""
-        p = self.seat
-        network = game.network[p]
-        path_nodes = tables().path_nodes
+        network = game.network[self.seat]
+        sv = self._spot_values(game)
+        # Roads leading to the same node score the same: walk from each node once.
+        known: dict[int, float] = {}
         out = []
         for a in roads:
-            x, y = path_nodes[a - A.ROAD]
-            if x in network and y in network:
-                score = 0.0
-            else:
-                score = self._road_target_value(game, y if x in network else x)
+            x, y = _PATH_NODES[a - A.ROAD]
+            if x in network:
+                if y in network:
+                    out.append((0.0, a))
+                    continue
+                x = y
+            score = known.get(x)
+            if score is None:
+                score = known[x] = self._road_target_value(game, x, sv)
             out.append((score, a))
         return out
 
     def _longest_gain(self, game: Game, roads: Sequence[int]) -> tuple[int, int]:
-        """(road length after, action) of the road that lengthens ``seat``'s longest road most."""
+        """(road length after, action) of the road that lengthens ``seat``'s longest road most.
+
+        A road with a fresh end (no road of the seat there) can only be the last road of a
+        trail through it, so its length is that of the best trail from its other end plus one
+        (computed once per end), at most the current length plus one; only a road joining two
+        ends of the seat's roads needs the engine's full search.
+        """
+        p = self.seat
+        ro, owner, paths = game.road_owner, game.owner, _NODE_PATHS
+        current = game.road_length[p]
+        trails: dict[int, int] = {}
+        links: dict[int, list[tuple[int, int]]] | None = None
         best_len, best = -1, roads[0]
         for a in roads:
-            length = road_length_with(game, self.seat, a - A.ROAD)
+            e = a - A.ROAD
+            x, y = _PATH_NODES[e]
+            x_old = y_old = False
+            for f in paths[x]:
+                if ro[f] == p:
+                    x_old = True
+                    break
+            for f in paths[y]:
+                if ro[f] == p:
+                    y_old = True
+                    break
+            if x_old and y_old:
+                length = game.road_length_if_built(p, e)
+            elif best_len > current:
+                # A road with a fresh end adds at most one road to the longest trail, and an
+                # earlier road already did: this one cannot win (ties keep the earlier).
+                continue
+            else:
+                length = 1
+                if x_old or y_old:
+                    inner = x if x_old else y
+                    o = owner[inner]
+                    if o < 0 or o == p:  # an opponent's building there ends the trail
+                        extra = trails.get(inner)
+                        if extra is None:
+                            if links is None:
+                                links = self._road_links(game)
+                            extra = trails[inner] = self._trail_from(game, inner, links)
+                        length += extra
+                if current > length:
+                    length = current
             if length > best_len:
                 best_len, best = length, a
         return best_len, best
+
+    def _road_links(self, game: Game) -> dict[int, list[tuple[int, int]]]:
+        """Per node, the agent's roads leaving it as (bit of the road, far node)."""
+        links: dict[int, list[tuple[int, int]]] = {}
+        path_nodes = _PATH_NODES
+        for i, e in enumerate(game.roads_of[self.seat]):
+            a, b = path_nodes[e]
+            bit = 1 << i
+            links.setdefault(a, []).append((bit, b))
+            links.setdefault(b, []).append((bit, a))
+        return links
+
+    def _trail_from(
+        self, game: Game, start: int, links: dict[int, list[tuple[int, int]]] | None = None
+    ) -> int:
+        """Roads in the agent's longest trail starting at node ``start`` (the engine's rule:
+        no road twice; a trail may end at, not pass, an opponent's building). ``links``:
+        :meth:`_road_links` (a cache)."""
+        p = self.seat
+        owner = game.owner
+        if links is None:
+            links = self._road_links(game)
+        best = 0
+        stack = [(start, 0, 0)]
+        while stack:
+            v, used, length = stack.pop()
+            if length > best:
+                best = length
+            if length:
+                o = owner[v]
+                if o >= 0 and o != p:
+                    continue
+            for bit, w in links.get(v, ()):
+                if not used & bit:
+                    stack.append((w, used | bit, length + 1))
+        return best
 
     def _wants_longest_road(self, game: Game) -> bool:
         """True when a road or two could win (or defend) the longest-road card."""
         p = self.seat
         if not game.roads_left[p]:
             return False
-        mine = game.road_length[p]
-        others = max(game.road_length[q] for q in range(game.n_players) if q != p)
+        lengths = game.road_length
+        mine = lengths[p]
+        others = 0
+        for q in range(game.n_players):
+            if q != p and lengths[q] > others:
+                others = lengths[q]
         if game.longest_road == p:
             return others >= mine - 1
         need = max(LONGEST_ROAD_MIN, others + 1)
@@ -415,10 +783,14 @@ class GreedyAgent(Agent):
 
     def _best_road(self, game: Game, legal: Sequence[int]) -> int:
         """A road (setup, road building, or a paid one): towards the best spot, else longest."""
-        roads = [a for a in legal if A.ROAD <= a < A.ROBBER]
-        scored = self._road_scores(game, roads)
+        roads = _roads_in(legal)
         rand = self.rng.random
-        best_score, best = max((s + 1e-6 * rand(), a) for s, a in scored)
+        best_score, best = float("-inf"), -1
+        for score, a in self._road_scores(game, roads):
+            # Ties (of the randomised scores) go to the higher action, as max() of pairs did.
+            score += 1e-6 * rand()
+            if score > best_score or (score == best_score and a > best):
+                best_score, best = score, a
         if best_score < 0.5 and game.phase != SETUP_ROAD:
             return self._longest_gain(game, roads)[1]
         return best
@@ -429,19 +801,29 @@ class GreedyAgent(Agent):
         h = game.robber
         if not self.info.hex_pips[h]:
             return False
-        owner = game.owner
-        return any(owner[v] == self.seat for v in tables().hex_corners[h])
+        owner, p = game.owner, self.seat
+        for v in _HEX_CORNERS[h]:  # noqa: SIM110 - a plain loop is faster than any()
+            if owner[v] == p:
+                return True
+        return False
 
     def _knight_takes_army(self, game: Game) -> bool:
         p = self.seat
-        mine = game.dev_played[p][KNIGHT] + 1
-        others = max(game.dev_played[q][KNIGHT] for q in range(game.n_players) if q != p)
+        played = game.dev_played
+        mine = played[p][KNIGHT] + 1
+        others = 0
+        for q in range(game.n_players):
+            if q != p and played[q][KNIGHT] > others:
+                others = played[q][KNIGHT]
         if game.largest_army == p:
             return others >= mine - 1  # defend a lead of one
         return mine >= LARGEST_ARMY_MIN and mine > others
 
     def _pre_roll(self, game: Game, legal: Sequence[int]) -> int:
-        if A.PLAY_KNIGHT in legal and (self._robber_on_me(game) or self._knight_takes_army(game)):
+        # Legal is sorted: a knight, when playable, comes right after the roll.
+        if legal[1] == A.PLAY_KNIGHT and (
+            self._robber_on_me(game) or self._knight_takes_army(game)
+        ):
             return A.PLAY_KNIGHT
         return A.ROLL
 
@@ -449,53 +831,122 @@ class GreedyAgent(Agent):
 
     def _main(self, game: Game, legal: Sequence[int]) -> int:
         p = self.seat
+        self._sync(game)
         hand = game.hands[p]
         lumber, wool, grain, brick, ore = hand
 
         if self.dev_cards:
-            play = self._dev_play(game, legal)
-            if play is not None:
-                return play
+            dev = game.dev_hand[p]
+            # Cheap test first: most of the time no playable kind of card is held.
+            if (
+                dev[KNIGHT]
+                or dev[ROAD_BUILDING_CARD]
+                or dev[YEAR_OF_PLENTY_CARD]
+                or dev[MONOPOLY_CARD]
+            ):
+                play = self._dev_play(game, legal)
+                if play is not None:
+                    return play
 
-        # City > settlement > development card > road.
+        # City > settlement > development card > road. With the cards in hand, the legal builds
+        # of each kind depend only on the pieces, so each choice is kept until one is placed.
         if grain >= 2 and ore >= 3 and game.cities_left[p]:
-            cities = [a for a in legal if A.CITY <= a < A.ROAD]
-            if cities:
-                node_value = self.info.node_value
-                return max(cities, key=lambda a: node_value[a - A.CITY])
+            city = self._best_city(game)
+            if city is not None and _has(legal, city):  # (a cheap guard on the cached choice)
+                return city
         if lumber and wool and grain and brick and game.settlements_left[p]:
-            spots = [a for a in legal if A.SETTLEMENT <= a < A.CITY]
-            if spots:
-                prod = self.production(game, p)
-                return max(spots, key=lambda a: self.spot_value(a - A.SETTLEMENT, prod))
-        if self.dev_cards and wool and grain and ore and A.BUY_DEV in legal and self._dev_ok(game):
+            spot = self._best_settlement(game)
+            if spot is not None and _has(legal, spot):
+                return spot
+        if (
+            self.dev_cards
+            and wool
+            and grain
+            and ore
+            and _has(legal, A.BUY_DEV)
+            and self._dev_ok(game)
+        ):
             return A.BUY_DEV
         if lumber and brick and game.roads_left[p]:
             road = self._paid_road(game, legal)
-            if road is not None:
+            if road is not None and _has(legal, road):
                 return road
 
         if self.trade:
-            trade = self._maritime(game, legal)
-            if trade is not None:
-                return trade
+            # Any bank trade needs one resource held at its rate: the common case is a quick no.
+            rates = game.rates[p]
+            if (
+                lumber >= rates[LUMBER]
+                or wool >= rates[WOOL]
+                or grain >= rates[GRAIN]
+                or brick >= rates[BRICK]
+                or ore >= rates[ORE]
+            ):
+                trade = self._maritime(game, legal)
+                if trade is not None:
+                    return trade
         if self.offers:
             offer = self._offer(game, legal)
             if offer is not None:
                 return offer
         return A.END_TURN
 
+    def _best_city(self, game: Game) -> int | None:
+        """The city action on the best own settlement (weighted pips), None without one.
+
+        The caller checks the cards and the city pieces; the legal cities are then exactly the
+        seat's settlements.
+        """
+        cached = self._sync(game)
+        if cached and self._city is not _STALE:
+            return self._city  # type: ignore[return-value]
+        p = self.seat
+        owner, building, node_value = game.owner, game.building, self.info.node_value
+        best, best_value = None, float("-inf")
+        for v in sorted(game.network[p]):  # node order, so ties go to the lowest, as before
+            if owner[v] == p and building[v] == 1 and node_value[v] > best_value:
+                best, best_value = A.CITY + v, node_value[v]
+        if cached:
+            self._city = best
+        return best
+
+    def _best_settlement(self, game: Game) -> int | None:
+        """The settlement action on the best open spot (:func:`spot_value`), None without one.
+
+        The caller checks the cards and the settlement pieces; the legal settlements are then
+        exactly the open spots of the seat's network.
+        """
+        cached = self._sync(game)
+        if cached and self._settlement is not _STALE:
+            return self._settlement  # type: ignore[return-value]
+        p = self.seat
+        info, free = self.info, game.site_free
+        prod = self.production(game, p)
+        best, best_value = None, float("-inf")
+        for v in sorted(game.network[p]):  # node order, so ties go to the lowest, as before
+            if free[v]:
+                value = spot_value(info, v, prod)
+                if value > best_value:
+                    best, best_value = A.SETTLEMENT + v, value
+        if cached:
+            self._settlement = best
+        return best
+
     def _dev_ok(self, game: Game) -> bool:
         """Buy a card unless it spends what a nearly complete city or settlement needs."""
-        hand = game.hands[self.seat]
         kind = self.target(game, self.seat)
         if kind in (CITY, SETTLEMENT):
+            hand = game.hands[self.seat]
             cost = BUILD_COSTS[kind]
-            after = [h - c for h, c in zip(hand, DEV_COST, strict=True)]
-            if (
-                missing_cards(after, cost) > missing_cards(hand, cost)
-                and missing_cards(hand, cost) <= 2
-            ):
+            before = after = 0
+            for r in range(N_RES):
+                h, c = hand[r], cost[r]
+                if c > h:
+                    before += c - h
+                h -= DEV_COST[r]
+                if c > h:
+                    after += c - h
+            if after > before and before <= 2:
                 return False
         return True
 
@@ -504,12 +955,29 @@ class GreedyAgent(Agent):
         return bool(game.settlements_left[p]) and not self.has_spot(game)
 
     def _paid_road(self, game: Game, legal: Sequence[int]) -> int | None:
-        roads = [a for a in legal if A.ROAD <= a < A.ROBBER]
+        """A road worth its cards: towards a wanted settlement spot, else for the longest road.
+
+        With the cards in hand the legal roads depend only on the pieces, and so does the
+        choice: it is kept until a piece is placed.
+        """
+        cached = self._sync(game)
+        if cached and self._paid is not _STALE:
+            return self._paid  # type: ignore[return-value]
+        best = self._choose_paid_road(game, legal)
+        if cached:
+            self._paid = best
+        return best
+
+    def _choose_paid_road(self, game: Game, legal: Sequence[int]) -> int | None:
+        roads = _roads_in(legal)
         if not roads:
             return None
         if self._settlement_wanted(game):
-            score, best = max(self._road_scores(game, roads))
-            if score > 0:
+            best_score, best = 0.0, -1
+            for score, a in self._road_scores(game, roads):
+                if score > best_score or (score == best_score and a > best):
+                    best_score, best = score, a
+            if best_score > 0:
                 return best
         if self._wants_longest_road(game):
             length, best = self._longest_gain(game, roads)
@@ -520,10 +988,16 @@ class GreedyAgent(Agent):
     def _maritime(self, game: Game, legal: Sequence[int]) -> int | None:
         """A bank trade, only when a chain of such trades completes a build this turn."""
         p = self.seat
-        hand, rates, bank = game.hands[p], game.rates[p], game.bank
+        hand, rates = game.hands[p], game.rates[p]
+        # Any trade needs one resource held at its rate: the common case is a quick no.
+        for r in range(N_RES):
+            if hand[r] >= rates[r]:
+                break
+        else:
+            return None
+        bank = game.bank
         kinds = []
-        on_board = SETTLEMENTS_PER_PLAYER - game.settlements_left[p]
-        if game.cities_left[p] and on_board:
+        if game.cities_left[p] and game.settlements_left[p] < SETTLEMENTS_PER_PLAYER:
             kinds.append(CITY)
         if game.settlements_left[p] and self.has_spot(game):
             kinds.append(SETTLEMENT)
@@ -537,65 +1011,104 @@ class GreedyAgent(Agent):
                 kinds.append(ROAD)
         for kind in kinds:
             cost = BUILD_COSTS[kind]
-            short = [r for r in range(N_RES) if hand[r] < cost[r]]
-            if not short:
+            need = spare = 0
+            get, get_short = -1, 0
+            feasible = True
+            for r in range(N_RES):
+                short = cost[r] - hand[r]
+                if short > 0:
+                    if bank[r] < short:
+                        feasible = False
+                        break
+                    need += short
+                    if short > get_short:  # the resource most short of; the first on ties
+                        get, get_short = r, short
+                elif short < 0:
+                    spare += -short // rates[r]
+            if not feasible or not need or spare < need:
                 continue
-            need = sum(cost[r] - hand[r] for r in short)
-            if any(bank[r] < cost[r] - hand[r] for r in short):
-                continue
-            spare = sum((hand[r] - cost[r]) // rates[r] for r in range(N_RES) if hand[r] > cost[r])
-            if spare < need:
-                continue
-            # Give the resource with the best rate, then the most to spare.
-            give = max(
-                (r for r in range(N_RES) if hand[r] - cost[r] >= rates[r]),
-                key=lambda r: (-rates[r], hand[r] - cost[r]),
-            )
-            get = max(short, key=lambda r: cost[r] - hand[r])
-            a = A.maritime(give, get)
-            if a in legal:
+            # Give the resource with the best rate, then the most to spare (first on ties).
+            give, give_rate, give_spare = -1, 0, 0
+            for r in range(N_RES):
+                extra = hand[r] - cost[r]
+                if extra >= rates[r] and (
+                    give < 0
+                    or rates[r] < give_rate
+                    or (rates[r] == give_rate and extra > give_spare)
+                ):
+                    give, give_rate, give_spare = r, rates[r], extra
+            a = _MARITIME[give][get]
+            if _has(legal, a):
                 return a
         return None
 
     def _offer(self, game: Game, legal: Sequence[int]) -> int | None:
         """A 1-for-1 offer of a spare card for the one card the next build lacks."""
-        p = self.seat
         if game.turns != self._offer_turn:
             self._offer_turn = game.turns
             self._offered = set()
-        if len(self._offered) >= 2:
-            return None
+        if len(self._offered) >= 2 or game.offers_left <= 0:
+            return None  # (an offer would not be legal now)
+        p = self.seat
         hand = game.hands[p]
         cost = BUILD_COSTS[self.target(game, p)]
-        short = [r for r in range(N_RES) if hand[r] < cost[r]]
-        if len(short) != 1 or cost[short[0]] - hand[short[0]] != 1:
+        get = -1
+        for r in range(N_RES):
+            short = cost[r] - hand[r]
+            if short > 0:
+                if short > 1 or get >= 0:
+                    return None  # more than one card short
+                get = r
+        if get < 0:
             return None
-        get = short[0]
-        spare = [r for r in range(N_RES) if hand[r] > cost[r]]
-        if not spare:
+        # Give the card held most beyond the cost; among equals the least valuable.
+        weight = self.info.weight
+        give, give_extra = -1, 0
+        for r in range(N_RES):
+            extra = hand[r] - cost[r]
+            if extra > 0 and (
+                give < 0 or extra > give_extra or (extra == give_extra and weight[r] < weight[give])
+            ):
+                give, give_extra = r, extra
+        if give < 0:
             return None
-        give = max(spare, key=lambda r: (hand[r] - cost[r], -self.info.weight[r]))
-        a = A.offer(give, 1, get)
-        if a in self._offered or a not in legal:
+        a = _OFFER_ONE[give][get]
+        if a in self._offered or not _has(legal, a):
             return None
         self._offered.add(a)
         return a
 
     def _dev_play(self, game: Game, legal: Sequence[int]) -> int | None:
         """Play a development card when it clearly helps (at most one per turn, by the rules)."""
-        if legal[-1] < A.PLAY_KNIGHT:  # fast path: nothing beyond END_TURN/ROLL/BUY_DEV
-            return None
         p = self.seat
-        if A.PLAY_KNIGHT in legal and (self._robber_on_me(game) or self._knight_takes_army(game)):
+        dev = game.dev_hand[p]
+        # Fast path: no playable kind of card held, or one already played this turn.
+        if (
+            not (
+                dev[KNIGHT]
+                or dev[ROAD_BUILDING_CARD]
+                or dev[YEAR_OF_PLENTY_CARD]
+                or dev[MONOPOLY_CARD]
+            )
+            or game.dev_played_this_turn
+        ):
+            return None
+        new = game.dev_new[p]
+        # (Holding more than were bought this turn is necessary for a card to be playable: a
+        # cheap test before the legality look-up.)
+        if (
+            dev[KNIGHT] > new[KNIGHT]
+            and _has(legal, A.PLAY_KNIGHT)
+            and (self._robber_on_me(game) or self._knight_takes_army(game))
+        ):
             return A.PLAY_KNIGHT
         if (
-            A.PLAY_ROAD_BUILDING in legal
+            dev[ROAD_BUILDING_CARD] > new[ROAD_BUILDING_CARD]
+            and _has(legal, A.PLAY_ROAD_BUILDING)
             and game.roads_left[p] >= 1
             and (self._settlement_wanted(game) or self._wants_longest_road(game))
         ):
             return A.PLAY_ROAD_BUILDING
-        dev = game.dev_hand[p]
-        new = game.dev_new[p]
         hand = game.hands[p]
         if dev[YEAR_OF_PLENTY_CARD] > new[YEAR_OF_PLENTY_CARD]:
             a = self._year_of_plenty(game, legal, hand)
@@ -616,9 +1129,10 @@ class GreedyAgent(Agent):
         if len(lacking) == 1:
             # The second card: the resource this seat produces least (weighted).
             prod = self.production(game, self.seat)
-            lacking.append(min(range(N_RES), key=lambda r: (prod[r], -self.info.weight[r])))
+            weight = self.info.weight
+            lacking.append(min(range(N_RES), key=lambda r: (prod[r], -weight[r])))
         a = A.year_of_plenty(lacking[0], lacking[1])
-        return a if a in legal else None
+        return a if _has(legal, a) else None
 
     def _monopoly(self, game: Game, legal: Sequence[int], hand: list[int]) -> int | None:
         """Monopolise a resource the next build lacks when opponents likely hold 3+ of it.
@@ -643,125 +1157,113 @@ class GreedyAgent(Agent):
         if best is None:
             return None
         a = A.MONOPOLY + best
-        return a if a in legal else None
+        return a if _has(legal, a) else None
 
     # ------------------------------------------------------------------ the 7 and the robber
 
     def _discard(self, game: Game, legal: Sequence[int]) -> int:
-        """Drop the card the next build needs least (the most copies beyond its cost)."""
+        """Drop the card the next build needs least (the most copies beyond its cost); among
+        equals the least valuable, then the first."""
         hand = game.hands[self.seat]
         cost = BUILD_COSTS[self.target(game, self.seat)]
         weight = self.info.weight
-        best = max(
-            legal, key=lambda a: (hand[a - A.DISCARD] - cost[a - A.DISCARD], -weight[a - A.DISCARD])
-        )
+        best, best_extra, best_weight = legal[0], -99, 0.0
+        for a in legal:
+            r = a - A.DISCARD
+            extra = hand[r] - cost[r]
+            if extra > best_extra or (extra == best_extra and weight[r] < best_weight):
+                best, best_extra, best_weight = a, extra, weight[r]
         return best
+
+    def _buildings_list(self, game: Game) -> list[tuple[int, int, int]]:
+        """(node, owner, 1 settlement / 2 city) of every building; kept until a piece is placed."""
+        cached = self._sync(game)
+        if cached and self._buildings is not None:
+            return self._buildings
+        owner, building = game.owner, game.building
+        out = [(v, owner[v], building[v]) for v in range(_N_NODES) if owner[v] >= 0]
+        if cached:
+            self._buildings = out
+        return out
 
     def _move_robber(self, game: Game, legal: Sequence[int]) -> int:
         p = self.seat
-        owner, building = game.owner, game.building
-        corners = tables().hex_corners
         hex_pips = self.info.hex_pips
-        n = game.n_players
-        vp = game.vp_public
-        top = max(vp[q] for q in range(n) if q != p)
+        vp, sizes = game.vp_public, game.hand_size
+        top = -1
+        for q in range(game.n_players):
+            if q != p and vp[q] > top:
+                top = vp[q]
         leader_mode = self.robber == "leader"
+        # Per hex: opponents' weighted production blocked, minus 1000 if it touches the agent,
+        # plus 2 if anyone there can be robbed — summed over the buildings (a dozen or two)
+        # rather than over the corners of every hex. The sums are of whole numbers, so exact
+        # in any order.
+        score = [0.0] * A.N_HEXES
+        mine = [False] * A.N_HEXES
+        steal = [False] * A.N_HEXES
+        for v, q, k in self._buildings_list(game):
+            if q == p:
+                for h in _NODE_HEXES[v]:
+                    mine[h] = True
+                continue
+            w = k * 3.0 if leader_mode and vp[q] == top else k * 1.0
+            has_cards = sizes[q] > 0
+            for h in _NODE_HEXES[v]:
+                score[h] += w * hex_pips[h]
+                if has_cards:
+                    steal[h] = True
+        for h in range(A.N_HEXES):
+            if mine[h]:
+                score[h] -= 1000.0
+            if steal[h]:
+                score[h] += 2.0
         best, best_score = legal[0], float("-inf")
         rand = self.rng.random
         for a in legal:
-            h = a - A.ROBBER
-            score = 0.0
-            mine = False
-            can_steal = False
-            for v in corners[h]:
-                q = owner[v]
-                if q < 0:
-                    continue
-                if q == p:
-                    mine = True
-                    continue
-                w = (3.0 if vp[q] == top else 1.0) if leader_mode else 1.0
-                score += w * building[v] * hex_pips[h]
-                if game.hand_size[q]:
-                    can_steal = True
-            if mine:
-                score -= 1000.0
-            if can_steal:
-                score += 2.0
-            score += 1e-6 * rand()
-            if score > best_score:
-                best, best_score = a, score
+            s = score[a - A.ROBBER] + 1e-6 * rand()
+            if s > best_score:
+                best, best_score = a, s
         return best
 
     def _steal(self, game: Game, legal: Sequence[int]) -> int:
-        """Rob the leader by public points; among equals the one holding the most cards."""
+        """Rob the leader by public points; among equals the one holding the most cards, then
+        the lowest seat."""
         vp, sizes = game.vp_public, game.hand_size
-        return max(legal, key=lambda a: (vp[a - A.STEAL], sizes[a - A.STEAL], -a))
+        best, best_vp, best_size = legal[0], -1, -1
+        for a in legal:
+            q = a - A.STEAL
+            if vp[q] > best_vp or (vp[q] == best_vp and sizes[q] > best_size):
+                best, best_vp, best_size = a, vp[q], sizes[q]
+        return best
 
     # ------------------------------------------------------------------ domestic trade
 
     def _respond(self, game: Game, legal: Sequence[int]) -> int:
         """Accept only a trade that helps the next build, from a seat not close to winning."""
-        if not self.offers or A.ACCEPT_TRADE not in legal:
+        if not self.offers or legal[0] != A.ACCEPT_TRADE:
             return A.DECLINE_TRADE
-        offer = current_offer(game)
+        offer = game.offer
         if offer is None:
             return A.DECLINE_TRADE
         give, _n_give, get = offer  # the offerer gives ``give`` and wants ``get`` from us
-        offerer = game.current
-        if game.vp_public[offerer] >= game.options.vp_to_win - 3:
-            return A.DECLINE_TRADE
         hand = game.hands[self.seat]
+        # Accepting needs fewer ``give`` cards than the next build costs: with as many as any
+        # build costs, no need to work out the build.
+        if hand[give] >= _MOST_NEEDED[give]:
+            return A.DECLINE_TRADE
+        if game.vp_public[game.current] >= game.options.vp_to_win - 3:
+            return A.DECLINE_TRADE
         cost = BUILD_COSTS[self.target(game, self.seat)]
         if hand[give] < cost[give] and hand[get] > cost[get]:
             return A.ACCEPT_TRADE
         return A.DECLINE_TRADE
 
     def _confirm(self, game: Game, legal: Sequence[int]) -> int:
-        """Trade with the accepting seat that has the fewest public points."""
-        seats = [a for a in legal if a != A.CANCEL_TRADE]
-        if not seats:
-            return A.CANCEL_TRADE
+        """Trade with the accepting seat that has the fewest public points (lowest seat on ties)."""
         vp = game.vp_public
-        return min(seats, key=lambda a: (vp[a - A.CONFIRM_TRADE], a))
-
-
-def current_offer(game: Game) -> tuple[int, int, int] | None:
-    """The pending domestic offer (give, n_give, get) from the offerer's side, or None.
-
-    The offer is public at the table; the engine keeps it in a private attribute.
-    """
-    return getattr(game, "_offer", None)
-
-
-def road_length_with(game: Game, seat: int, extra: int) -> int:
-    """``seat``'s longest road if it also owned path ``extra`` (the engine's rule, read-only)."""
-    t = tables()
-    links, path_nodes = t.node_links, t.path_nodes
-    owner, ro = game.owner, game.road_owner
-    roads = [*game.roads_of[seat], extra]
-    nodes = {v for e in roads for v in path_nodes[e]}
-    own_links = {v: [(e, w) for e, w in links[v] if ro[e] == seat or e == extra] for v in nodes}
-    blocked = {v for v in nodes if owner[v] >= 0 and owner[v] != seat}
-    best = 0
-    seen: set[int] = set()
-
-    def walk(v: int, used: int, length: int) -> None:
-        nonlocal best
-        seen.add(v)
-        if length > best:
-            best = length
-        if length and v in blocked:
-            return
-        for e, w in own_links[v]:
-            bit = 1 << e
-            if not used & bit:
-                walk(w, used | bit, length + 1)
-
-    for v in nodes:
-        if len(own_links[v]) != 2 or v in blocked:
-            walk(v, 0, 0)
-    for v in nodes:
-        if v not in seen:  # a component that is a pure cycle
-            walk(v, 0, 0)
-    return best
+        best, best_vp = A.CANCEL_TRADE, 99
+        for a in legal:
+            if a != A.CANCEL_TRADE and vp[a - A.CONFIRM_TRADE] < best_vp:
+                best, best_vp = a, vp[a - A.CONFIRM_TRADE]
+        return best

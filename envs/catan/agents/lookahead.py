@@ -8,12 +8,13 @@ or hidden information — buying a card, knights and the robber, monopoly (it wo
 hands), road building, domestic offers — and every other phase follow the greedy policy it
 inherits from :class:`~envs.catan.agents.greedy.GreedyAgent`.
 
-The engine has no clone method; :func:`copy_game` copies a :class:`Game`'s mutable state.
+Trials are played on copies, so deciding never changes the real game:
+``game.clone(share_randomness=True)``, which shares the random streams instead of copying them
+(safe because only actions that draw nothing are tried; ~1.5x faster lookahead games, measured).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from envs.catan import actions as A
@@ -28,43 +29,6 @@ from envs.catan.agents.greedy import (
     GreedyAgent,
 )
 from envs.catan.engine import DEV_COST, KNIGHT, VICTORY_POINT, Game, tables
-
-_CONTAINERS = (list, set, dict)
-
-
-def copy_game(game: Game, rngs: bool = True) -> Game:
-    """An independent copy of ``game``: stepping the copy never changes the original.
-
-    Every list, set and dict attribute is copied, one level of nesting included (per-seat lists
-    of hands, development cards, rates, roads, networks); tuples and the board are immutable and
-    shared. With ``rngs`` the dice, steal (and any other) random streams are copied too, so the
-    copy may roll and steal; without it they are shared — only safe when the copy is stepped with
-    actions that draw nothing: main-phase builds, bank trades and year of plenty (not ending the
-    turn or the last setup road, after which the engine may roll at once; not buying a card,
-    knights or robber moves), and several times faster.
-
-    Generic over the attributes on purpose: a new engine attribute of these kinds is copied
-    without changing this function. Nested containers deeper than one level are not expected.
-    """
-    new = Game.__new__(Game)
-    state = {}
-    for key, value in game.__dict__.items():
-        kind = type(value)
-        if kind is list:
-            if value and type(value[0]) in _CONTAINERS:
-                value = [item.copy() for item in value]
-            else:
-                value = value.copy()
-        elif kind is set or kind is dict:
-            value = value.copy()
-        elif rngs and kind is random.Random:
-            stream = random.Random()
-            stream.setstate(value.getstate())
-            value = stream
-        state[key] = value
-    new.__dict__.update(state)
-    return new
-
 
 # Deterministic main-phase actions the lookahead tries: builds, bank trades, year of plenty.
 _TRIED_RANGES = ((A.SETTLEMENT, A.ROBBER), (A.YEAR_OF_PLENTY, A.MONOPOLY), (A.MARITIME, A.OFFER))
@@ -231,7 +195,7 @@ class LookaheadAgent(GreedyAgent):
     def _expansion(self, game: Game) -> float:
         """Best open spot reachable from the seat's network, discounted x0.6 per road needed."""
         p = self.seat
-        owner, ro = game.owner, game.road_owner
+        owner, ro, free = game.owner, game.road_owner, game.site_free
         links = tables().node_links
         prod = self.production(game, p, cached=game is self._game)
         best = 0.0
@@ -241,7 +205,7 @@ class LookaheadAgent(GreedyAgent):
         for depth in range(3):
             nxt = []
             for v in frontier:
-                if self._valid_spot(game, v) and (depth or any(ro[e] == p for e, _ in links[v])):
+                if free[v] and (depth or any(ro[e] == p for e, _ in links[v])):
                     value = scale * self.spot_value(v, prod)
                     if value > best:
                         best = value
@@ -260,7 +224,7 @@ class LookaheadAgent(GreedyAgent):
         best = float("-inf")
         for a in game.legal_actions():
             if A.SETTLEMENT <= a < A.ROBBER:
-                trial = copy_game(game, rngs=False)
+                trial = game.clone(share_randomness=True)
                 trial.step(a)
                 best = max(best, self.value(trial))
         return best
@@ -285,7 +249,7 @@ class LookaheadAgent(GreedyAgent):
                 continue
             if not self.dev_cards and A.YEAR_OF_PLENTY <= a < A.MONOPOLY:
                 continue
-            trial = copy_game(game, rngs=False)  # deterministic actions only: rngs untouched
+            trial = game.clone(share_randomness=True)
             trial.step(a)
             value = self.value(trial)
             if A.MARITIME <= a < A.OFFER and trial.winner is None:
@@ -297,7 +261,7 @@ class LookaheadAgent(GreedyAgent):
         if self.dev_cards and A.BUY_DEV in legal:
             # The card drawn is hidden: value the purchase as the hand after paying plus the
             # expected worth of an unknown card (``w_dev`` plus a 5-in-25 chance of a point).
-            trial = copy_game(game, rngs=False)
+            trial = game.clone(share_randomness=True)
             hand, bank = trial.hands[p], trial.bank
             for r in range(N_RES):
                 hand[r] -= DEV_COST[r]
@@ -316,4 +280,4 @@ class LookaheadAgent(GreedyAgent):
         return A.END_TURN
 
 
-__all__ = ["LookaheadAgent", "copy_game"]
+__all__ = ["LookaheadAgent"]
