@@ -159,6 +159,7 @@ def roads(game: Game, seat: int, nodes: Sequence[int]) -> None:
         assert game.road_owner[e] < 0, f"fixture: path {a}-{b} is taken"
         game.road_owner[e] = seat
         game.roads_of[seat].append(e)
+        game._link_road(seat, e)
         game.roads_left[seat] -= 1
         game.network[seat].update((a, b))
     _refresh_caches(game)

@@ -822,6 +822,7 @@ def test_longest_trail_matches_brute_force_on_random_networks():
             e = rng.choice(frontier)
             game.road_owner[e] = 0
             game.roads_of[0].append(e)
+            game._link_road(0, e)
             nodes.update(T.path_nodes[e])
         for v in rng.sample(sorted(nodes), k=rng.randint(0, 2)):
             game.owner[v], game.building[v] = 1, 1

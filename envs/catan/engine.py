@@ -186,15 +186,17 @@ def _stream(seed: int, name: str) -> random.Random:
 
 
 def _longest_trail(
-    links: dict[int, list[tuple[int, int]]],
-    blocked: set[int],
+    links: dict[int, tuple[tuple[int, int], ...]],
+    owner: list[int],
+    seat: int,
     starts: list[int],
     seen: set[int],
     most: int,
 ) -> int:
     """Longest trail (no road used twice) from any of ``starts``; marks visited nodes in ``seen``.
 
-    Stops early at ``most`` (the number of roads). Trails may end at, not pass, ``blocked``.
+    ``links`` maps a node to its (road bit, far node) pairs. Trails may end at, but not pass, an
+    opponent's building. Stops early at ``most`` (the number of roads).
     """
     best = 0
     for start in starts:
@@ -206,7 +208,7 @@ def _longest_trail(
                 best = length
                 if best == most:
                     return best
-            if length and v in blocked:
+            if length and owner[v] >= 0 and owner[v] != seat:
                 continue
             for bit, w in links[v]:
                 if not used & bit:
@@ -275,6 +277,8 @@ class Game:
         self.site_free = [True] * A.N_INTERSECTIONS
         self.road_owner = [-1] * A.N_PATHS
         self.roads_of: list[list[int]] = [[] for _ in range(n)]
+        # Per seat, its road graph: node -> ((road bit, far node), ...); bit i is roads_of[i].
+        self._road_links: list[dict[int, tuple[tuple[int, int], ...]]] = [{} for _ in range(n)]
         self.network: list[set[int]] = [set() for _ in range(n)]  # nodes touched by own pieces
         self._pieces_placed = 0  # roads and settlements placed so far: a version for caches
         self._road_spots_cache: list[tuple[int, list[int]]] = [(-1, [])] * n
@@ -463,15 +467,15 @@ class Game:
 
     def road_length_if_built(self, seat: int, path: int) -> int:
         """``seat``'s longest road if it also had a road on ``path`` (nothing is changed)."""
-        ro, roads = self.road_owner, self.roads_of[seat]
-        before = ro[path]
-        ro[path] = seat
+        roads, links = self.roads_of[seat], self._road_links[seat]
+        saved = dict(links)
         roads.append(path)
+        self._link_road(seat, path)
         try:
             return self._longest_road(seat)
         finally:
             roads.pop()
-            ro[path] = before
+            self._road_links[seat] = saved
 
     def clone(self, share_randomness: bool = False) -> Game:
         """An independent copy: stepping it never changes this game.
@@ -486,7 +490,7 @@ class Game:
             kind = type(value)
             if kind is list:
                 value = [
-                    item.copy() if type(item) in (list, set) else item for item in value
+                    item.copy() if type(item) in (list, set, dict) else item for item in value
                 ]
             elif kind is set or kind is dict:
                 value = value.copy()
@@ -790,6 +794,7 @@ class Game:
         ro[e] = p
         self._pieces_placed += 1
         self.roads_of[p].append(e)
+        self._link_road(p, e)
         self.roads_left[p] -= 1
         self.network[p].add(a)
         self.network[p].add(b)
@@ -812,26 +817,28 @@ class Game:
         roads = self.roads_of[p]
         if len(roads) < 2:
             return len(roads)
-        path_nodes, owner = tables().path_nodes, self.owner
-        # Per node, p's roads leaving it as (bit, far node); bits index roads_of (< 2**15).
-        links: dict[int, list[tuple[int, int]]] = {}
-        for i, e in enumerate(roads):
-            a, b = path_nodes[e]
-            links.setdefault(a, []).append((1 << i, b))
-            links.setdefault(b, []).append((1 << i, a))
-        # Opponents' buildings end a trail (one may start or end there, not pass through).
-        blocked = {v for v in links if owner[v] >= 0 and owner[v] != p}
+        links, owner, most = self._road_links[p], self.owner, len(roads)
         if start >= 0:
-            return _longest_trail(links, blocked, [start], set(), len(roads))
-        # A longest trail can always be taken to start at a dead end, a fork or a blocked node
-        # (else it could be extended backwards), except on a component that is a pure cycle.
+            return _longest_trail(links, owner, p, [start], set(), most)
+        # A longest trail can always be taken to start at a dead end, a fork or an opponent's
+        # building (else it could be extended backwards), except on a pure cycle.
         seen: set[int] = set()
-        starts = [v for v, ls in links.items() if len(ls) != 2 or v in blocked]
-        best = _longest_trail(links, blocked, starts, seen, len(roads))
+        starts = [
+            v for v, ls in links.items() if len(ls) != 2 or (owner[v] >= 0 and owner[v] != p)
+        ]
+        best = _longest_trail(links, owner, p, starts, seen, most)
         for v in links:
             if v not in seen:  # a pure cycle: walk it once, from any of its nodes
-                best = max(best, _longest_trail(links, blocked, [v], seen, len(roads)))
+                best = max(best, _longest_trail(links, owner, p, [v], seen, most))
         return best
+
+    def _link_road(self, p: int, e: int) -> None:
+        """Add road ``e`` (just appended to ``roads_of[p]``) to ``p``'s road graph."""
+        # Tuples, so that clone()'s one-level copy of the dict is enough.
+        links, bit = self._road_links[p], 1 << (len(self.roads_of[p]) - 1)
+        a, b = tables().path_nodes[e]
+        links[a] = (*links.get(a, ()), (bit, b))
+        links[b] = (*links.get(b, ()), (bit, a))
 
     def _award_longest_road(self, cut_holder: bool) -> None:
         lengths = self.road_length
@@ -1108,6 +1115,13 @@ class Game:
             vp += 2 * (self.longest_road == q) + 2 * (self.largest_army == q)
             if vp != self.vp_public[q]:
                 problems.append(f"seat {q}: public VP {self.vp_public[q]}, pieces say {vp}")
+            links: dict[int, set[tuple[int, int]]] = {}
+            for i, e in enumerate(self.roads_of[q]):
+                a, b = tables().path_nodes[e]
+                links.setdefault(a, set()).add((1 << i, b))
+                links.setdefault(b, set()).add((1 << i, a))
+            if links != {v: set(ls) for v, ls in self._road_links[q].items()}:
+                problems.append(f"seat {q}: road graph out of step with its roads")
             if self.road_length[q] != self._longest_road(q):
                 problems.append(f"seat {q}: cached road length {self.road_length[q]} is stale")
         for v in range(A.N_INTERSECTIONS):
