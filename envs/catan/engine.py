@@ -252,6 +252,8 @@ class Game:
         self.n_players = n = n_players
         self.seed = seed
         self.options = options or GameOptions()
+        self._vp_to_win = self.options.vp_to_win  # read on hot paths
+        self._debug = self.options.debug
         self._dice_rng = _stream(seed, "dice")
         self._steal_rng = _stream(seed, "steal")
 
@@ -623,11 +625,13 @@ class Game:
         phase = self.phase
         if phase == MAIN:
             self._main_step(p, action)
+            self._check_win()
         elif phase == PRE_ROLL:
             if action == A.ROLL:
                 self._roll()
             else:
                 self._play_dev(p, action, PRE_ROLL)
+                self._check_win()
         elif phase == DISCARD:
             self._discard(p, action - A.DISCARD)
         elif phase == MOVE_ROBBER:
@@ -640,6 +644,7 @@ class Game:
             self._free_roads -= 1
             if self._free_roads == 0 or not self.roads_left[p] or not self.road_spots(p):
                 self.phase = self._after_road_building
+            self._check_win()
         elif phase == SETUP_SETTLEMENT:
             self._setup_settlement(p, action - A.SETTLEMENT)
         elif phase == SETUP_ROAD:
@@ -649,15 +654,19 @@ class Game:
             self._respond(p, action == A.ACCEPT_TRADE)
         elif phase == TRADE_CONFIRM:
             self._confirm(p, action)
-        # A player wins the moment they hold the target during their own turn (setup excluded).
+        if self._debug:
+            self.check_invariants()
+
+    def _check_win(self) -> None:
+        # A player wins the moment they hold the target during their own turn. Only the seat on
+        # turn's own actions change its points (builds, cards, the road and army awards), so
+        # this runs after those; a win reached on another's turn waits for _start_turn.
         p = self.current
         if (
-            self.vp_public[p] + self.dev_hand[p][VICTORY_POINT] >= self.options.vp_to_win
-            and PRE_ROLL <= self.phase < GAME_OVER
+            self.phase != GAME_OVER
+            and self.vp_public[p] + self.dev_hand[p][VICTORY_POINT] >= self._vp_to_win
         ):
             self._finish(p)
-        if self.options.debug:
-            self.check_invariants()
 
     def _illegal_message(self, action: int) -> str:
         if self.phase == GAME_OVER:
@@ -1060,7 +1069,7 @@ class Game:
 
     def _start_turn(self) -> None:
         p = self.current
-        if self.vp_public[p] + self.dev_hand[p][VICTORY_POINT] >= self.options.vp_to_win:
+        if self.vp_public[p] + self.dev_hand[p][VICTORY_POINT] >= self._vp_to_win:
             self._finish(p)  # reached on another seat's turn: the win comes before the roll
             return
         # The roll is a decision only when a development card could be played before it;
