@@ -213,12 +213,6 @@ def spot_value(info: BoardInfo, v: int, prod: Sequence[int]) -> float:
     return value
 
 
-def _has(legal: Sequence[int], a: int) -> bool:
-    """``a in legal`` for a sorted ``legal`` (the engine's order), by bisection."""
-    i = bisect_left(legal, a)
-    return i < len(legal) and legal[i] == a
-
-
 def _roads_in(legal: Sequence[int]) -> Sequence[int]:
     """The road actions of a sorted ``legal`` (a contiguous run)."""
     return legal[bisect_left(legal, A.ROAD) : bisect_left(legal, A.ROBBER)]
@@ -322,13 +316,13 @@ class GreedyAgent(Agent):
     # ------------------------------------------------------------------ dispatch
 
     def act(self, game: Game, legal: Sequence[int]) -> int:
-        if len(legal) == 1:
-            return legal[0]
         if game is not self._game:
             self._start(game)
         phase = game.phase
         if phase == MAIN:
             return self._main(game, legal)
+        if len(legal) == 1:
+            return legal[0]
         if phase == TRADE_RESPONSE:
             return self._respond(game, legal)
         if phase == PRE_ROLL:
@@ -852,24 +846,24 @@ class GreedyAgent(Agent):
         # of each kind depend only on the pieces, so each choice is kept until one is placed.
         if grain >= 2 and ore >= 3 and game.cities_left[p]:
             city = self._best_city(game)
-            if city is not None and _has(legal, city):  # (a cheap guard on the cached choice)
+            if city is not None and game.is_legal(city):  # (a cheap guard on the cached choice)
                 return city
         if lumber and wool and grain and brick and game.settlements_left[p]:
             spot = self._best_settlement(game)
-            if spot is not None and _has(legal, spot):
+            if spot is not None and game.is_legal(spot):
                 return spot
         if (
             self.dev_cards
             and wool
             and grain
             and ore
-            and _has(legal, A.BUY_DEV)
+            and game.is_legal(A.BUY_DEV)
             and self._dev_ok(game)
         ):
             return A.BUY_DEV
         if lumber and brick and game.roads_left[p]:
             road = self._paid_road(game, legal)
-            if road is not None and _has(legal, road):
+            if road is not None and game.is_legal(road):
                 return road
 
         if self.trade:
@@ -969,7 +963,8 @@ class GreedyAgent(Agent):
         return best
 
     def _choose_paid_road(self, game: Game, legal: Sequence[int]) -> int | None:
-        roads = _roads_in(legal)
+        # Called with the road's cards in hand and roads left: the legal roads are the spots.
+        roads = [A.ROAD + e for e in game.road_spots(self.seat)]
         if not roads:
             return None
         if self._settlement_wanted(game):
@@ -1038,7 +1033,7 @@ class GreedyAgent(Agent):
                 ):
                     give, give_rate, give_spare = r, rates[r], extra
             a = _MARITIME[give][get]
-            if _has(legal, a):
+            if game.is_legal(a):
                 return a
         return None
 
@@ -1073,7 +1068,7 @@ class GreedyAgent(Agent):
         if give < 0:
             return None
         a = _OFFER_ONE[give][get]
-        if a in self._offered or not _has(legal, a):
+        if a in self._offered or not game.is_legal(a):
             return None
         self._offered.add(a)
         return a
@@ -1098,13 +1093,13 @@ class GreedyAgent(Agent):
         # cheap test before the legality look-up.)
         if (
             dev[KNIGHT] > new[KNIGHT]
-            and _has(legal, A.PLAY_KNIGHT)
+            and game.is_legal(A.PLAY_KNIGHT)
             and (self._robber_on_me(game) or self._knight_takes_army(game))
         ):
             return A.PLAY_KNIGHT
         if (
             dev[ROAD_BUILDING_CARD] > new[ROAD_BUILDING_CARD]
-            and _has(legal, A.PLAY_ROAD_BUILDING)
+            and game.is_legal(A.PLAY_ROAD_BUILDING)
             and game.roads_left[p] >= 1
             and (self._settlement_wanted(game) or self._wants_longest_road(game))
         ):
@@ -1132,7 +1127,7 @@ class GreedyAgent(Agent):
             weight = self.info.weight
             lacking.append(min(range(N_RES), key=lambda r: (prod[r], -weight[r])))
         a = A.year_of_plenty(lacking[0], lacking[1])
-        return a if _has(legal, a) else None
+        return a if game.is_legal(a) else None
 
     def _monopoly(self, game: Game, legal: Sequence[int], hand: list[int]) -> int | None:
         """Monopolise a resource the next build lacks when opponents likely hold 3+ of it.
@@ -1157,7 +1152,7 @@ class GreedyAgent(Agent):
         if best is None:
             return None
         a = A.MONOPOLY + best
-        return a if _has(legal, a) else None
+        return a if game.is_legal(a) else None
 
     # ------------------------------------------------------------------ the 7 and the robber
 
