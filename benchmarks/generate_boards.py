@@ -21,32 +21,15 @@ deadline, and the run goes on.
 
 from __future__ import annotations
 
-import os
+# isort: off
+# First, before numpy (imported by research.* and envs.*) creates any thread pool.
+from one_core import PINNED_CPU
 
-_THREAD_VARS = (
-    "OMP_NUM_THREADS",
-    "OPENBLAS_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "NUMEXPR_NUM_THREADS",
-    "VECLIB_MAXIMUM_THREADS",
-)
-
-
-def _pin_to_one_core() -> int:
-    """Pin this process (and every child it starts) to its first allowed CPU; return it."""
-    for var in _THREAD_VARS:
-        os.environ[var] = "1"
-    cpu = min(os.sched_getaffinity(0))
-    os.sched_setaffinity(0, {cpu})
-    return cpu
-
-
-# Before numpy (imported by research.*) creates any thread pool.
-PINNED_CPU = _pin_to_one_core()
-
+# isort: on
 import argparse  # noqa: E402
 import contextlib  # noqa: E402
 import multiprocessing  # noqa: E402
+import os  # noqa: E402
 import platform  # noqa: E402
 import re  # noqa: E402
 import signal  # noqa: E402

@@ -31,35 +31,16 @@ inherits the affinity, so both engines run on the same core, one after the other
 
 from __future__ import annotations
 
-import os
+# isort: off
+# First, before numpy (imported by research.* and envs.*) creates any thread pool.
+from one_core import PINNED_CPU
 
-_THREAD_VARS = (
-    "OMP_NUM_THREADS",
-    "OPENBLAS_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "NUMEXPR_NUM_THREADS",
-    "VECLIB_MAXIMUM_THREADS",
-)
-
-
-def _pin_to_one_core() -> int | None:
-    """Pin this process (and every child it starts) to its first allowed CPU; return it."""
-    for var in _THREAD_VARS:
-        os.environ[var] = "1"
-    if not hasattr(os, "sched_setaffinity"):  # not Linux: run unpinned, and say so
-        return None
-    cpu = min(os.sched_getaffinity(0))
-    os.sched_setaffinity(0, {cpu})
-    return cpu
-
-
-# Before numpy (imported by research.* and envs.*) creates any thread pool.
-PINNED_CPU = _pin_to_one_core()
-
+# isort: on
 import argparse  # noqa: E402
 import dataclasses  # noqa: E402
 import json  # noqa: E402
 import math  # noqa: E402
+import os  # noqa: E402
 import platform  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
