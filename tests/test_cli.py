@@ -137,7 +137,7 @@ def test_simulate_writes_one_row_per_game_and_is_reproducible(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--agents", "random,bogus"], "unknown agent 'bogus'"),
+        (["--agents", "random,bogus"], "unknown catan agent 'bogus'"),
         (["--agents", "random"], "2-4 agents"),
         (["--agents", "random:speed=3,random"], "bad parameters"),
         (["--games", "0"], "--games must be at least 1"),
