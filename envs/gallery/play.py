@@ -1,0 +1,64 @@
+"""The fast path: play one game between agents, with no observation encoding at all."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from envs.gallery.agents.base import Agent
+from envs.gallery.deal import Deal
+from envs.gallery.engine import GAME_OVER, GalleryOptions, Game
+from envs.gallery.record import GalleryRecord
+
+
+def play_game(
+    deal: Deal,
+    agents: Sequence[Agent],
+    seed: int = 0,
+    options: GalleryOptions | None = None,
+) -> GalleryRecord:
+    """Play one game to its end; seat ``i`` is ``agents[i]`` (as many as ``deal.n_players``).
+
+    The game is a pure function of (deal, agents' specs, seed, options): every card comes from
+    the deal, and each agent is reset with ``seed`` and its seat.
+    """
+    if len(agents) != deal.n_players:
+        raise ValueError(
+            f"deal {deal.id} is for {deal.n_players} players but {len(agents)} agents were given"
+        )
+    game = Game(deal, seed, options)
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, seed)
+    step, legal_actions = game.step, game.legal_actions
+    while game.phase != GAME_OVER:
+        step(agents[game.acting].act(game, legal_actions()))
+    return game_record(game, [agent.spec for agent in agents])
+
+
+def game_record(game: Game, agent_specs: Sequence[str]) -> GalleryRecord:
+    """The :class:`GalleryRecord` of a finished game."""
+    logs = game.rounds_log
+    return GalleryRecord(
+        deal_id=game.deal.id,
+        seed=game.seed,
+        agents=tuple(agent_specs),
+        winners=game.winners,
+        final_scores=tuple(game.scores),
+        exhibits=tuple(log.exhibits for log in logs),
+        extra_cards=tuple(log.extra for log in logs),
+        awards=tuple(log.awards for log in logs),
+        rankings=tuple(log.ranking for log in logs),
+        artist_values=tuple(log.values for log in logs),
+        round_scores=tuple(log.scores for log in logs),
+        round_starters=tuple(log.starter for log in logs),
+        round_closers=tuple(log.closer for log in logs),
+        turns_per_round=tuple(log.turns for log in logs),
+        n_actions=game.n_actions,
+        cards_dealt=tuple(game.dealt),
+        cards_drawn=tuple(game.drawn),
+        missed_draws=game.missed_draws,
+        deck_left=len(game.pile),
+        deck_ran_out=game.deck_ran_out,
+    )
+
+
+__all__ = ["game_record", "play_game"]
