@@ -262,13 +262,8 @@ def _simulate_catan(args: argparse.Namespace) -> int:
 
     from envs.catan.engine import GameOptions
     from research.catan.samplers import fair_board
-    from research.catan.simulate import (
-        records_table,
-        simulate,
-        split_agent_list,
-        summarise,
-        write_table,
-    )
+    from research.catan.simulate import records_table, simulate, summarise
+    from research.simulate import split_agent_list, write_table
 
     out = Path(args.out)
     if out.suffix != ".parquet":

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from statistics import mean, median, pstdev
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 from scipy.stats import binomtest
 
 from envs.catan.agents import parse_agent_spec
@@ -19,33 +14,10 @@ from envs.catan.board import Board
 from envs.catan.engine import GameOptions
 from envs.catan.play import play_game
 from envs.catan.record import GameRecord
+from research import simulate as simulate_common
+from research.simulate import game_seeds
 
 SCHEMA = "ludolab.catan.games/1"
-
-
-def game_seeds(master_seed: int, n: int) -> list[int]:
-    """``n`` independent 63-bit game seeds spawned from ``master_seed`` (numpy SeedSequence).
-
-    Game ``i`` gets the same seed — hence the same dice — whatever the boards and agents, so two
-    conditions run with one master seed are paired by common random numbers.
-    """
-    children = np.random.SeedSequence(master_seed).spawn(n)
-    return [int(c.generate_state(1, np.uint64)[0] >> np.uint64(1)) for c in children]
-
-
-def split_agent_list(text: str) -> list[str]:
-    """Split ``"greedy:trade=false,offers=false,random"`` into one spec per seat.
-
-    Commas separate seats, except that a ``key=value`` item without its own agent name belongs
-    to the spec before it.
-    """
-    specs: list[str] = []
-    for item in (part.strip() for part in text.split(",")):
-        if "=" in item and ":" not in item and specs:
-            specs[-1] += "," + item
-        elif item:
-            specs.append(item)
-    return specs
 
 
 def simulate(
@@ -78,27 +50,8 @@ def simulate(
 
 
 def records_table(records: Sequence[GameRecord], metadata: dict | None = None) -> pa.Table:
-    """One row per game: every :class:`GameRecord` field (per-seat fields as lists) plus ``game``.
-
-    ``metadata`` (JSON-serialisable) is stored in the Parquet schema under ``ludolab``.
-    """
-    rows = [{"game": i, **record.to_dict()} for i, record in enumerate(records)]
-    table = pa.Table.from_pylist(rows)
-    meta = {"schema": SCHEMA, **(metadata or {})}
-    return table.replace_schema_metadata({"ludolab": json.dumps(meta)})
-
-
-def write_table(table: pa.Table, path: str | Path) -> None:
-    """Write ``table`` to ``path`` atomically (a temporary file renamed into place)."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        pq.write_table(table, tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """One row per game (see :func:`research.simulate.records_table`)."""
+    return simulate_common.records_table(records, SCHEMA, metadata)
 
 
 def summarise(records: Sequence[GameRecord]) -> str:
