@@ -1,6 +1,11 @@
-"""Modern Art: Masters Gallery (Knizia): cards, deals, rules engine, records, agents.
+"""Modern Art: Masters Gallery: cards and deals, rules engine, agents, Gymnasium and PettingZoo.
 
-``play_game(deal, agents, seed, options)`` plays one game and returns a
-:class:`~envs.gallery.record.GalleryRecord`; the assumed rules are options of
-:class:`~envs.gallery.engine.GalleryOptions` (see :mod:`envs.gallery.engine`).
+Importing the package registers the Gymnasium id ``ludolab/MastersGallery-v0`` (the
+environment module loads only when an environment is made).
 """
+
+from gymnasium.envs.registration import register as _register
+from gymnasium.envs.registration import registry as _registry
+
+if "ludolab/MastersGallery-v0" not in _registry:
+    _register(id="ludolab/MastersGallery-v0", entry_point="envs.gallery.gym_env:MastersGalleryEnv")

@@ -164,9 +164,10 @@ class GalleryOptions:
             object.__setattr__(self, "symbols", validate_symbols(self.symbols))
         except ValueError as exc:
             raise ValueError(f"GalleryOptions.{exc}") from None
-        if self.end_count is not None and not 1 <= self.end_count <= 21:
+        # 1 would let the extra face-up card alone end a round before anyone plays.
+        if self.end_count is not None and not 2 <= self.end_count <= 21:
             raise ValueError(
-                f"GalleryOptions.end_count must be 1..21 or None, got {self.end_count}"
+                f"GalleryOptions.end_count must be 2..21 or None, got {self.end_count}"
             )
         if not 0 <= self.hand_size <= 19:
             raise ValueError(f"GalleryOptions.hand_size must be 0..19, got {self.hand_size}")
@@ -335,6 +336,28 @@ class Game:
     @property
     def deck_size(self) -> int:
         return len(self.pile)
+
+    # Read-only views of the pending decision, for observers (the observation encoder).
+
+    @property
+    def second_card(self) -> tuple[str, int] | None:
+        """In phase SECOND: ("double", its artist) or ("face-down", -1); else None."""
+        if self.phase != SECOND:
+            return None
+        if self._second_kind == _SECOND_DOUBLE:
+            return ("double", self._second_artist)
+        return ("face-down", -1)
+
+    @property
+    def award_closes_round(self) -> bool:
+        """In phase AWARD_CHOICE: whether the award came with the round's last card."""
+        return self.phase == AWARD_CHOICE and bool(self._award_closes)
+
+    @property
+    def simultaneous_picks(self) -> tuple[tuple[int, int], ...]:
+        """Hidden (seat, card type) picks of a simultaneous play so far. Secret: an observer
+        must show each seat only its own pick (the picked cards have left the hands)."""
+        return tuple(self._simul_pending) if self.phase == SIMULTANEOUS_PLAY else ()
 
     def legal_actions(self) -> list[int]:
         """The legal actions for seat ``acting``, in increasing index order. Do not mutate."""

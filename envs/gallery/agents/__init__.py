@@ -1,14 +1,30 @@
-"""Masters Gallery agents, named by a string plus parameters: ``make_agent("random")``."""
+"""Masters Gallery agents, named by a string plus parameters: ``make_agent("random")``,
+``parse_agent_spec("greedy:symbol_hold=0")``.
+
+* ``random``: uniform over the legal actions.
+* ``greedy``: one-ply evaluation of the round balance (see :mod:`envs.gallery.agents.greedy`).
+* ``leader``: plays the artist leading this round among those it holds.
+"""
 
 from __future__ import annotations
 
 from envs.agents import AgentRegistry, AgentSpecError
 from envs.gallery.agents.base import Agent
+from envs.gallery.agents.greedy import GreedyAgent, LeaderAgent
 from envs.gallery.agents.random_agent import RandomAgent
 
-REGISTRY = AgentRegistry("gallery", [RandomAgent])
+REGISTRY = AgentRegistry("gallery", [RandomAgent, GreedyAgent, LeaderAgent])
 AGENTS = REGISTRY.agents
 make_agent = REGISTRY.make
 parse_agent_spec = REGISTRY.parse
 
-__all__ = ["AGENTS", "Agent", "AgentSpecError", "RandomAgent", "make_agent", "parse_agent_spec"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "AgentSpecError",
+    "GreedyAgent",
+    "LeaderAgent",
+    "RandomAgent",
+    "make_agent",
+    "parse_agent_spec",
+]
