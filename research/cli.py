@@ -171,6 +171,87 @@ def _parser() -> argparse.ArgumentParser:
     )
     simc.set_defaults(run=_simulate_catan)
 
+    simg = sim_sub.add_parser(
+        "gallery",
+        help="play Masters Gallery games, write one row per game (Parquet)",
+        description="Game i is played on deal i mod (number of deals), or on a fair deal "
+        "drawn from its own seed; seeds are spawned from --seed.",
+    )
+    simg.add_argument("--players", "-p", type=int, default=None, help="2-5 (default: agents)")
+    simg.add_argument(
+        "--agents",
+        default=None,
+        help="one agent per seat, comma-separated (default: random for every seat); "
+        "parameters as name:key=value",
+    )
+    simg.add_argument("--deals", metavar="FILE", help="deals .jsonl or .json; default: fair")
+    simg.add_argument("--games", "-n", type=int, default=100)
+    simg.add_argument("--seed", type=int, default=0, help="master seed (default %(default)s)")
+    simg.add_argument("--out", "-o", required=True, help="output .parquet")
+    simg.add_argument(
+        "--no-extra-card",
+        action="store_true",
+        help="no face-up extra card each round (assumed rule: one)",
+    )
+    simg.add_argument(
+        "--award-choice",
+        action="store_true",
+        help="an award card's token goes on any artist (assumed rule: its own artist)",
+    )
+    simg.set_defaults(run=_simulate_gallery)
+
+    exh = sub.add_parser(
+        "exhibits",
+        help="Masters Gallery: the best exhibits the MiniZinc model finds, replayed in the engine",
+        description="Asks the exhibit model one question within a time limit, prints the "
+        "exhibits per round and the scores, says whether the result is proven optimal, and "
+        "replays the game card by card in the rules engine.",
+    )
+    exh.add_argument("--players", "-p", type=int, default=2, help="2-5 (default %(default)s)")
+    exh.add_argument(
+        "--objective",
+        choices=["max-score", "max-margin", "min-winning-score"],
+        default="max-score",
+        help="player 1's highest score, largest winning margin, or lowest winning score",
+    )
+    exh.add_argument("--time-limit", type=float, default=60.0, help="seconds (default 60)")
+    exh.add_argument(
+        "--open-model",
+        action="store_true",
+        help="the open 2019 model's rules (no extra card, awards on any artist), "
+        "to compare with its published 301 (2 players) and 295 (4 players)",
+    )
+    exh.add_argument(
+        "--complete",
+        action="store_true",
+        help="complete search (can prove optimality; slow) instead of large neighbourhoods",
+    )
+    exh.add_argument("--seed", type=int, default=1, help="search seed (default %(default)s)")
+    exh.add_argument("--plays", action="store_true", help="also print every play in order")
+    exh.set_defaults(run=_exhibits)
+
+    gal = gen_sub.add_parser("gallery", help="Masters Gallery deals from deal constraints")
+    gal.add_argument("--players", "-p", type=int, required=True, help="2-5")
+    gal.add_argument(
+        "--constraints",
+        "-c",
+        default="fair",
+        metavar="NAME|FILE|A,B",
+        help="a shipped deal set, a .toml file, or constraint names (default %(default)s)",
+    )
+    gal.add_argument("-n", type=int, default=1, help="deals to draw (default 1)")
+    gal.add_argument("--seed", type=int, default=0, help="master seed (default %(default)s)")
+    gal.add_argument("--out", "-o", required=True, help="output .jsonl (one deal per line)")
+    gal.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="CONSTRAINT.PARAM=VALUE",
+        help="override a parameter, e.g. balanced-symbols.tolerance=1",
+    )
+    gal.add_argument("--method", choices=["auto", "exact", "rejection"], default="auto")
+    gal.set_defaults(run=_generate_gallery)
+
     show = sub.add_parser("show", help="draw a board (PNG, SVG or PDF by the --out suffix)")
     show.add_argument(
         "board",
@@ -265,11 +346,7 @@ def _simulate_catan(args: argparse.Namespace) -> int:
     from research.catan.simulate import records_table, simulate, summarise
     from research.simulate import split_agent_list, write_table
 
-    out = Path(args.out)
-    if out.suffix != ".parquet":
-        raise SimulationError(f"--out {out}: expected a .parquet file name")
-    if not out.parent.is_dir():
-        raise NotADirectoryError(f"--out {out}: the folder {out.parent} does not exist")
+    out = _parquet_out(args.out)
     if args.games < 1:
         raise SimulationError(f"--games must be at least 1, got {args.games}")
     try:
@@ -314,6 +391,121 @@ def _simulate_catan(args: argparse.Namespace) -> int:
     )
     print(summarise(records))
     return 0
+
+
+def _simulate_gallery(args: argparse.Namespace) -> int:
+    import time
+
+    from envs.gallery.deal import DealError, iter_deals, read_deal
+    from envs.gallery.engine import GalleryOptions
+    from research.gallery.simulate import records_table, simulate, summarise
+    from research.simulate import split_agent_list, write_table
+
+    out = _parquet_out(args.out)
+    if args.games < 1:
+        raise SimulationError(f"--games must be at least 1, got {args.games}")
+    if args.agents is None and args.players is None:
+        raise SimulationError("give --players P or --agents A,B,... (one per seat)")
+    specs = split_agent_list(args.agents) if args.agents else ["random"] * args.players
+    if args.players is not None and len(specs) != args.players:
+        raise SimulationError(f"--players {args.players} but --agents names {len(specs)} seats")
+    try:
+        deals = None
+        if args.deals:
+            path = Path(args.deals)
+            deals = list(iter_deals(path)) if path.suffix == ".jsonl" else [read_deal(path)]
+        options = GalleryOptions(extra_card=not args.no_extra_card, award_choice=args.award_choice)
+        start = time.perf_counter()
+        records = simulate(deals, specs, args.games, args.seed, options)
+    except DealError as exc:
+        raise SimulationError(str(exc)) from exc
+    except ValueError as exc:
+        raise SimulationError(f"--agents {','.join(specs)}: {exc}") from exc
+    seconds = time.perf_counter() - start
+    metadata = {
+        "agents": specs,
+        "seed": args.seed,
+        "deals": args.deals,
+        "options": {"extra_card": not args.no_extra_card, "award_choice": args.award_choice},
+    }
+    write_table(records_table(records, metadata), out)
+    source = f"deals from {args.deals}" if args.deals else "fair deals"
+    print(
+        f"{len(records)} games of {len(specs)} players on {source}, agents {','.join(specs)}, "
+        f"seed {args.seed} -> {out} ({seconds:.1f} s, {len(records) / seconds:,.0f} games/s)"
+    )
+    print(summarise(records))
+    return 0
+
+
+def _generate_gallery(args: argparse.Namespace) -> int:
+    from research.gallery.deals import (
+        DealConstraintError,
+        DealSamplingError,
+        generate_deals,
+        write_deals_jsonl,
+    )
+
+    try:
+        deals, report = generate_deals(
+            args.constraints,
+            args.players,
+            args.n,
+            args.seed,
+            _parse_params(args.param) or None,
+            method=args.method,
+        )
+        count = write_deals_jsonl(deals, args.out)
+    except (DealConstraintError, DealSamplingError) as exc:
+        raise SimulationError(str(exc)) from exc
+    print(f"{count} deals for {args.players} players ({args.constraints}, seed {args.seed}) "
+          f"-> {args.out}")
+    print(report.summary())
+    return 0
+
+
+def _exhibits(args: argparse.Namespace) -> int:
+    from research.gallery.exhibits import ExhibitRules, solve_exhibits, to_play_sequence
+    from research.gallery.replay import replay_in_engine
+
+    if not 2 <= args.players <= 5:
+        raise SimulationError(f"--players must be 2..5, got {args.players}")
+    if args.time_limit <= 0:
+        raise SimulationError(f"--time-limit must be positive, got {args.time_limit}")
+    players = args.players
+    rules = ExhibitRules.open_model(players) if args.open_model else ExhibitRules(players)
+    solution = solve_exhibits(
+        players,
+        args.objective,
+        rules=rules,
+        time_limit=args.time_limit,
+        search="complete" if args.complete else "lns",
+        random_seed=args.seed,
+    )
+    print(solution.describe())
+    if not solution.optimal:
+        print(
+            f"not proven optimal: best found in {args.time_limit:g} s"
+            + ("" if args.complete else " by large neighbourhood search (it cannot prove it)")
+        )
+    plan = to_play_sequence(solution)
+    if args.plays:
+        print(plan.describe())
+    replay = replay_in_engine(plan)
+    if replay.ok:
+        print(f"replay: the rules engine accepted all {replay.plays} plays, scores {replay.scores}")
+        return 0
+    print(f"replay FAILED: {replay.problem}", file=sys.stderr)
+    return 1
+
+
+def _parquet_out(text: str) -> Path:
+    out = Path(text)
+    if out.suffix != ".parquet":
+        raise SimulationError(f"--out {out}: expected a .parquet file name")
+    if not out.parent.is_dir():
+        raise NotADirectoryError(f"--out {out}: the folder {out.parent} does not exist")
+    return out
 
 
 def _report_lines(report, count: int) -> str:

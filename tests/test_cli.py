@@ -152,3 +152,63 @@ def test_simulate_errors_are_one_line_and_leave_nothing(tmp_path, args, message)
     assert result.returncode == 2, result.stderr
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_simulate_gallery_writes_games_and_reads_deals(tmp_path, capsys):
+    import pandas as pd
+
+    from envs.gallery.deal import shuffled_deal, write_deals
+
+    deals = tmp_path / "deals.jsonl"
+    write_deals([shuffled_deal(3, k) for k in range(4)], deals)
+    out = tmp_path / "g.parquet"
+    assert main(["simulate", "gallery", "--players", "3", "--deals", str(deals), "--games", "10",
+                 "--seed", "2", "--out", str(out)]) == 0
+    assert "10 games of 3 players on deals from" in capsys.readouterr().out
+    table = pd.read_parquet(out)
+    assert len(table) == 10 and all(len(s) == 3 for s in table["final_scores"])
+    assert table["deal_id"].nunique() == 4
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "3", "--agents", "random,random"], "--players 3 but --agents names 2"),
+        (["--agents", "random,clever"], "unknown gallery agent 'clever'"),
+        (["--agents", "random"], "2-5 agents"),
+        (["--players", "2", "--deals", "{dir}/missing.jsonl"], "missing.jsonl"),
+        ([], "give --players P or --agents"),
+    ],
+)
+def test_simulate_gallery_errors(tmp_path, args, message):
+    out = tmp_path / "games.parquet"
+    args = [a.replace("{dir}", str(tmp_path)) for a in args]
+    result = run_cli("simulate", "gallery", "--games", "2", *args, "--out", str(out))
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_generate_gallery_deals_feed_simulations(tmp_path, capsys):
+    deals = tmp_path / "deals.jsonl"
+    assert main(["generate", "gallery", "--players", "3", "-c", "balanced-symbols", "-n", "6",
+                 "--seed", "4", "--out", str(deals)]) == 0
+    assert "6 deals for 3 players" in capsys.readouterr().out
+    out = tmp_path / "g.parquet"
+    assert main(["simulate", "gallery", "--deals", str(deals), "--agents", "greedy,random,leader",
+                 "--games", "6", "--out", str(out)]) == 0
+    assert "6 games of 3 players" in capsys.readouterr().out
+
+
+def test_generate_gallery_unknown_set_is_one_line(tmp_path):
+    out = tmp_path / "d.jsonl"
+    result = run_cli("generate", "gallery", "--players", "2", "-c", "nope", "--out", str(out))
+    assert result.returncode == 2 and "unknown deal set or constraint 'nope'" in result.stderr
+    assert not out.exists()
+
+
+def test_exhibits_answers_and_replays_in_the_engine(capsys):
+    assert main(["exhibits", "--players", "2", "--time-limit", "4", "--open-model"]) == 0
+    text = capsys.readouterr().out
+    assert "2 players, objective max-score:" in text and "not proven" in text
+    assert "replay: the rules engine accepted all" in text

@@ -1,0 +1,1156 @@
+"""Constrained deals for Masters Gallery: named constraints on the round-1 hands, and samplers.
+
+A deal (:class:`envs.gallery.deal.Deal`) is the order of the 95 cards. Round 1's hands are
+fixed by it alone: seat ``s`` holds ``order[13 s : 13 s + 13]``. The constraints here look only
+at those hands — later deals depend on how many cards were drawn during play, so their contents
+are not fixed by the deal, and no constraint reads them. Every constraint reads its hands
+through a *labelling* of the cards (each card's symbol kind, or artist, or "artist A or not",
+...) and tests the (seats x labels) matrix of counts — vectorised over a batch of deals.
+
+Constraints (``DEAL_CONSTRAINTS``; ``describe_constraints()`` prints them with parameters):
+
+* ``balanced-symbols``   every seat holds the same number of each symbol kind (draw, double,
+                         award, ...), or within ``tolerance``; ``by = "total"`` counts symbol
+                         cards of any kind.
+* ``balanced-artists``   every artist's count differs by at most ``tolerance`` between seats.
+* ``skewed-artists``     some seat (or a given seat) holds at least ``min_count`` cards of one
+                         artist (or of a given artist).
+* ``no-symbols-for-seat`` a seat holds no symbol cards (of the listed kinds).
+* ``symbol-cards``       every seat (or a given seat) holds between ``min`` and ``max`` symbol
+                         cards.
+
+Samplers — every one draws from the **uniform distribution over the deals that satisfy the
+constraints** (each satisfying card order equally likely):
+
+* ``rejection``  fair shuffles (all 95! orders equally likely), kept if every constraint holds.
+  Plain rejection, so uniform on the accepted set. Fine while the acceptance rate is not tiny.
+* ``exact``      when all constraints read the same labelling and the count matrices they allow
+  can be listed (at most ``EXACT_LIMIT`` candidates): list every allowed count matrix ``X``
+  (rows: the seats and the rest of the deck; columns: labels), draw one with probability
+  proportional to ``w(X) = prod_{rows b, labels k} 1 / X[b,k]!``, then deal each label's cards
+  uniformly at random into the rows by those counts and order every row uniformly at random.
+  Why uniform: a card order with count matrix ``X`` arises from exactly one (matrix, assignment
+  of cards to rows, order within rows) triple, with probability
+  ``w(X)/Z * prod_k X[.,k]!/m_k! * prod_b 1/size_b!`` (``m_k`` cards of label ``k``; a
+  multivariate-hypergeometric split of each label, then uniform orders) ``= 1 / (Z prod_k m_k!
+  prod_b size_b!)`` — the same for every satisfying order. As a by-product the exact method
+  knows the constraint set's probability under fair shuffles exactly:
+  ``P = Z prod_b size_b! prod_k m_k! / 95!`` (reported as ``exact_probability``).
+* ``auto``       ``exact`` when possible, else ``rejection``.
+
+MiniZinc is not used: the count-matrix enumeration above both counts the satisfying deals
+exactly and samples them uniformly, which a solver's search order would not.
+
+Public API: :func:`generate_deals`, :func:`check_deals`, :func:`violated`,
+:func:`make_deal_constraint`, :func:`load_deal_set`, :func:`describe_constraints`,
+:data:`DEAL_CONSTRAINTS`, :func:`write_deals_jsonl`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+from scipy.special import gammaln
+
+from envs.gallery.cards import (
+    ARTIST_OF_CARD,
+    ARTISTS,
+    DEFAULT_SYMBOLS,
+    N_ARTISTS,
+    N_CARDS,
+    N_SYMBOLS,
+    PLAIN,
+    SYMBOLS,
+    SymbolsTable,
+    card_types,
+    validate_symbols,
+)
+from envs.gallery.deal import MAX_PLAYERS, MIN_PLAYERS, Deal, write_deals
+
+HAND_SIZE = 13
+EXACT_LIMIT = 3_000_000  # candidate count matrices the exact sampler may list
+METHODS = ("auto", "exact", "rejection")
+REJECTION_SECONDS_PER_DRAW = 2e-6  # a fair shuffle plus checks, measured; for ``auto`` only
+SYMBOL_KINDS = SYMBOLS[1:]  # draw, double, award, face-down, simultaneous
+
+
+class DealConstraintError(ValueError):
+    """An unknown deal constraint or set, or a bad parameter; the message says what is allowed."""
+
+
+class DealSamplingError(RuntimeError):
+    """A sampler cannot deliver: unsatisfiable constraints, or acceptance too low."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Context and labellings
+
+
+@dataclass(frozen=True)
+class DealContext:
+    """The facts a constraint needs: player count, round-1 hand size and the symbols table."""
+
+    n_players: int
+    hand_size: int = HAND_SIZE
+    symbols: SymbolsTable = DEFAULT_SYMBOLS
+
+    def __post_init__(self) -> None:
+        n = self.n_players
+        if not isinstance(n, int) or isinstance(n, bool) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise DealConstraintError(f"n_players is {n!r}; expected {MIN_PLAYERS}..{MAX_PLAYERS}")
+        h = self.hand_size
+        if not isinstance(h, int) or isinstance(h, bool) or h < 1 or n * h > N_CARDS:
+            raise DealConstraintError(
+                f"hand_size is {h!r}; expected 1..{N_CARDS // n} for {n} players"
+            )
+        try:
+            object.__setattr__(self, "symbols", validate_symbols(self.symbols))
+        except ValueError as exc:
+            raise DealConstraintError(str(exc)) from None
+
+    @property
+    def block_sizes(self) -> tuple[int, ...]:
+        """Rows of a count matrix: each seat's hand, then the rest of the deck."""
+        return (self.hand_size,) * self.n_players + (N_CARDS - self.hand_size * self.n_players,)
+
+    @property
+    def symbol_of_card(self) -> np.ndarray:
+        return np.array(card_types(self.symbols), dtype=np.int64) % N_SYMBOLS
+
+
+@dataclass(frozen=True)
+class Labelling:
+    """A map card id -> label 0..L-1; ``key`` identifies it (equal keys, equal labels)."""
+
+    key: str
+    labels: np.ndarray  # (95,) int
+    names: tuple[str, ...]
+
+    @property
+    def n_labels(self) -> int:
+        return len(self.names)
+
+    @property
+    def card_counts(self) -> np.ndarray:
+        return np.bincount(self.labels, minlength=self.n_labels)
+
+
+def symbol_labelling(ctx: DealContext) -> Labelling:
+    return Labelling("symbol", ctx.symbol_of_card, SYMBOLS)
+
+
+def symbol_card_labelling(ctx: DealContext) -> Labelling:
+    return Labelling(
+        "symbol-card", (ctx.symbol_of_card != PLAIN).astype(np.int64), ("plain", "symbol")
+    )
+
+
+def artist_labelling(ctx: DealContext) -> Labelling:
+    return Labelling("artist", np.array(ARTIST_OF_CARD, dtype=np.int64), ARTISTS)
+
+
+def one_artist_labelling(ctx: DealContext, artist: int) -> Labelling:
+    labels = (np.array(ARTIST_OF_CARD) == artist).astype(np.int64)
+    return Labelling(f"artist={artist}", labels, ("other", ARTISTS[artist]))
+
+
+def hand_counts(orders: np.ndarray, labelling: Labelling, ctx: DealContext) -> np.ndarray:
+    """(B, 95) card orders -> (B, n_players, L) counts of each label in each round-1 hand."""
+    n, h = ctx.n_players, ctx.hand_size
+    lab = labelling.labels[np.asarray(orders)[:, : n * h]].reshape(-1, n, h)
+    return (lab[..., None] == np.arange(labelling.n_labels)).sum(axis=2)
+
+
+# ---------------------------------------------------------------------------------------------
+# Parameters
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter: kind ("int", "choice", "seat", "artist", "symbol-list"), default, doc."""
+
+    kind: str
+    default: Any
+    doc: str
+    choices: tuple[str, ...] = ()
+    minimum: int = 0
+
+
+def _coerce(cname: str, key: str, p: Param, value: Any, ctx: DealContext) -> Any:
+    where = f"deal constraint {cname!r}, parameter {key!r}"
+    if p.kind == "int":
+        if not isinstance(value, int) or isinstance(value, bool) or value < p.minimum:
+            raise DealConstraintError(f"{where}: expected an integer >= {p.minimum}; got {value!r}")
+        return value
+    if p.kind == "choice":
+        if value not in p.choices:
+            raise DealConstraintError(
+                f"{where}: expected one of {', '.join(map(repr, p.choices))}; got {value!r}"
+            )
+        return value
+    if p.kind == "seat":
+        if value in ("any", "all"):
+            return value
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < ctx.n_players:
+            allowed = f"0..{ctx.n_players - 1}"
+            raise DealConstraintError(
+                f"{where}: expected a seat {allowed} (with {ctx.n_players} players) or "
+                f"{' or '.join(repr(c) for c in p.choices)}; got {value!r}"
+            )
+        return value
+    if p.kind == "artist":
+        if value == "any":
+            return value
+        if isinstance(value, str) and value in ARTISTS:
+            return ARTISTS.index(value)
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < N_ARTISTS:
+            return value
+        raise DealConstraintError(
+            f"{where}: expected 'any', an artist name ({', '.join(ARTISTS)}) or index "
+            f"0..{N_ARTISTS - 1}; got {value!r}"
+        )
+    if p.kind == "symbol-list":
+        if (
+            not isinstance(value, list)
+            or not value
+            or not all(isinstance(v, str) and v in SYMBOL_KINDS for v in value)
+        ):
+            raise DealConstraintError(
+                f"{where}: expected a non-empty list of symbol kinds from "
+                f"{', '.join(SYMBOL_KINDS)}; got {value!r}"
+            )
+        return tuple(sorted({SYMBOLS.index(v) for v in value}))
+    raise AssertionError(f"unknown parameter kind {p.kind}")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_show(v) for v in value) + "]"
+    return str(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Constraints
+
+
+class DealConstraint:
+    """Base class: a named, parameterised predicate on round-1 hand counts.
+
+    Subclasses set ``name``, ``summary``, ``params`` and implement :meth:`labelling` and
+    :meth:`check_counts`; :meth:`column_ok` may prune the exact sampler's enumeration (it must
+    reject only columns that no satisfying count matrix can have). A constraint is
+    ``separable`` when ``column_ok`` is exact: a count matrix satisfies it if and only if every
+    column does; the exact sampler then runs a dynamic programme over the labels.
+    """
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    params: ClassVar[dict[str, Param]] = {}
+    separable: bool = True
+
+    def __init__(self, ctx: DealContext, **values: Any) -> None:
+        unknown = set(values) - set(self.params)
+        if unknown:
+            allowed = ", ".join(self.params) or "none"
+            raise DealConstraintError(
+                f"deal constraint {self.name!r} has no parameter {sorted(unknown)[0]!r}; "
+                f"its parameters: {allowed}"
+            )
+        self.ctx = ctx
+        self.values = {
+            k: _coerce(self.name, k, p, values.get(k, p.default), ctx)
+            for k, p in self.params.items()
+        }
+        self._validate()
+
+    def _validate(self) -> None:
+        """Cross-parameter checks; raise DealConstraintError."""
+
+    def labelling(self) -> Labelling:
+        raise NotImplementedError
+
+    def check_counts(self, counts: np.ndarray) -> np.ndarray:
+        """(B, n_players, L) hand counts -> (B,) bool."""
+        raise NotImplementedError
+
+    def column_ok(self, label: int, columns: np.ndarray) -> np.ndarray:
+        """(C, n_players) candidate counts of one label -> (C,) bool (a necessary condition)."""
+        return np.ones(len(columns), dtype=bool)
+
+    def check(self, orders: np.ndarray) -> np.ndarray:
+        """(B, 95) card orders -> (B,) bool."""
+        return self.check_counts(hand_counts(orders, self.labelling(), self.ctx))
+
+    def describe(self) -> str:
+        shown = ", ".join(f"{k}={_show(self._shown(k))}" for k in self.values)
+        return f"{self.name}({shown})" if shown else self.name
+
+    def _shown(self, key: str) -> Any:
+        v, p = self.values[key], self.params[key]
+        if p.kind == "artist" and v != "any":
+            return ARTISTS[v]
+        if p.kind == "symbol-list":
+            return [SYMBOLS[s] for s in v]
+        return v
+
+    def __repr__(self) -> str:
+        return f"<deal constraint {self.describe()}>"
+
+
+DEAL_CONSTRAINTS: dict[str, type[DealConstraint]] = {}
+
+
+def register(cls: type[DealConstraint]) -> type[DealConstraint]:
+    DEAL_CONSTRAINTS[cls.name] = cls
+    return cls
+
+
+def _spread_ok(columns: np.ndarray, tolerance: int) -> np.ndarray:
+    return columns.max(axis=-1) - columns.min(axis=-1) <= tolerance
+
+
+TOLERANCE = Param("int", 0, "largest allowed difference (max - min) between seats' counts")
+
+
+@register
+class BalancedSymbols(DealConstraint):
+    name = "balanced-symbols"
+    summary = (
+        "every seat's round-1 hand holds the same number of cards of each symbol kind (draw, "
+        "double, award, ...), or within `tolerance`; by='total' compares symbol cards of any kind"
+    )
+    params = {
+        "tolerance": TOLERANCE,
+        "by": Param(
+            "choice",
+            "kind",
+            "'kind': each symbol kind separately; 'total': symbol cards of any kind together",
+            ("kind", "total"),
+        ),
+    }
+
+    def labelling(self) -> Labelling:
+        if self.values["by"] == "kind":
+            return symbol_labelling(self.ctx)
+        return symbol_card_labelling(self.ctx)
+
+    def check_counts(self, counts: np.ndarray) -> np.ndarray:
+        sym = counts[:, :, 1:]  # label 0 is plain in both labellings
+        return _spread_ok(np.swapaxes(sym, 1, 2), self.values["tolerance"]).all(axis=1)
+
+    def column_ok(self, label: int, columns: np.ndarray) -> np.ndarray:
+        if label == PLAIN:
+            return np.ones(len(columns), dtype=bool)
+        return _spread_ok(columns, self.values["tolerance"])
+
+
+@register
+class BalancedArtists(DealConstraint):
+    name = "balanced-artists"
+    summary = (
+        "for every artist, the seats' round-1 counts of that artist differ by at most `tolerance`"
+    )
+    params = {"tolerance": Param("int", 1, TOLERANCE.doc)}
+
+    def labelling(self) -> Labelling:
+        return artist_labelling(self.ctx)
+
+    def check_counts(self, counts: np.ndarray) -> np.ndarray:
+        return _spread_ok(np.swapaxes(counts, 1, 2), self.values["tolerance"]).all(axis=1)
+
+    def column_ok(self, label: int, columns: np.ndarray) -> np.ndarray:
+        return _spread_ok(columns, self.values["tolerance"])
+
+
+@register
+class SkewedArtists(DealConstraint):
+    name = "skewed-artists"
+    summary = (
+        "some seat (or `seat`) holds at least `min_count` round-1 cards of one artist (or of "
+        "`artist`): a deliberately lopsided deal"
+    )
+    params = {
+        "min_count": Param("int", 7, "cards of the one artist the seat must hold", minimum=1),
+        "seat": Param("seat", "any", "the seat that gets them, or 'any'", ("any",)),
+        "artist": Param("artist", "any", "the artist (name or 0..4), or 'any'"),
+    }
+
+    def _validate(self) -> None:
+        k, h = self.values["min_count"], self.ctx.hand_size
+        if self.values["seat"] == "all":
+            raise DealConstraintError(
+                f"deal constraint {self.name!r}, parameter 'seat': expected a seat or 'any'"
+            )
+        a = self.values["artist"]
+        most = min(h, max(ARTIST_CARD_COUNTS) if a == "any" else ARTIST_CARD_COUNTS[a])
+        if k > most:
+            raise DealConstraintError(
+                f"deal constraint {self.name!r}, parameter 'min_count': {k} is impossible "
+                f"(a hand holds {h} cards; at most {most} of the artist)"
+            )
+
+    def labelling(self) -> Labelling:
+        a = self.values["artist"]
+        return artist_labelling(self.ctx) if a == "any" else one_artist_labelling(self.ctx, a)
+
+    def check_counts(self, counts: np.ndarray) -> np.ndarray:
+        a, s, k = self.values["artist"], self.values["seat"], self.values["min_count"]
+        c = counts if a == "any" else counts[:, :, 1:2]
+        if s != "any":
+            c = c[:, s : s + 1, :]
+        return (c >= k).any(axis=(1, 2))
+
+    @property
+    def separable(self) -> bool:  # type: ignore[override]
+        return self.values["artist"] != "any"  # "any artist" is an OR across columns
+
+    def column_ok(self, label: int, columns: np.ndarray) -> np.ndarray:
+        a, s, k = self.values["artist"], self.values["seat"], self.values["min_count"]
+        if a == "any" or label != 1:
+            return np.ones(len(columns), dtype=bool)
+        return columns[:, s] >= k if s != "any" else (columns >= k).any(axis=1)
+
+
+@register
+class NoSymbolsForSeat(DealConstraint):
+    name = "no-symbols-for-seat"
+    summary = "seat `seat` gets no round-1 symbol cards of the kinds in `symbols`"
+    params = {
+        "seat": Param("seat", 0, "the seat (0 starts round 1)"),
+        "symbols": Param("symbol-list", list(SYMBOL_KINDS), "the symbol kinds it must not get"),
+    }
+
+    def _validate(self) -> None:
+        if self.values["seat"] in ("any", "all"):
+            raise DealConstraintError(
+                f"deal constraint {self.name!r}, parameter 'seat': expected a seat number "
+                f"0..{self.ctx.n_players - 1}"
+            )
+
+    def labelling(self) -> Labelling:
+        return symbol_labelling(self.ctx)
+
+    def check_counts(self, counts: np.ndarray) -> np.ndarray:
+        return (counts[:, self.values["seat"], list(self.values["symbols"])] == 0).all(axis=1)
+
+    def column_ok(self, label: int, columns: np.ndarray) -> np.ndarray:
+        if label in self.values["symbols"]:
+            return columns[:, self.values["seat"]] == 0
+        return np.ones(len(columns), dtype=bool)
+
+
+@register
+class SymbolCards(DealConstraint):
+    name = "symbol-cards"
+    summary = "every seat (or `seat`) holds between `min` and `max` round-1 symbol cards"
+    params = {
+        "min": Param("int", 0, "fewest symbol cards"),
+        "max": Param("int", HAND_SIZE, "most symbol cards"),
+        "seat": Param("seat", "all", "the seat, or 'all'", ("all",)),
+    }
+
+    def _validate(self) -> None:
+        if self.values["min"] > self.values["max"]:
+            raise DealConstraintError(
+                f"deal constraint {self.name!r}: min ({self.values['min']}) exceeds max "
+                f"({self.values['max']})"
+            )
+        if self.values["seat"] == "any":
+            raise DealConstraintError(
+                f"deal constraint {self.name!r}, parameter 'seat': expected a seat or 'all'"
+            )
+
+    def labelling(self) -> Labelling:
+        return symbol_card_labelling(self.ctx)
+
+    def check_counts(self, counts: np.ndarray) -> np.ndarray:
+        c = counts[:, :, 1]
+        if self.values["seat"] != "all":
+            c = c[:, self.values["seat"]][:, None]
+        return ((c >= self.values["min"]) & (c <= self.values["max"])).all(axis=1)
+
+    def column_ok(self, label: int, columns: np.ndarray) -> np.ndarray:
+        if label != 1:
+            return np.ones(len(columns), dtype=bool)
+        c = columns if self.values["seat"] == "all" else columns[:, [self.values["seat"]]]
+        return ((c >= self.values["min"]) & (c <= self.values["max"])).all(axis=1)
+
+
+ARTIST_CARD_COUNTS = tuple(int(k) for k in np.bincount(ARTIST_OF_CARD))
+
+
+def make_deal_constraint(name: str, ctx: DealContext, **values: Any) -> DealConstraint:
+    """A library deal constraint by name; unknown names list the known ones."""
+    try:
+        cls = DEAL_CONSTRAINTS[name]
+    except KeyError:
+        raise DealConstraintError(
+            f"unknown deal constraint {name!r}; known deal constraints: "
+            f"{', '.join(sorted(DEAL_CONSTRAINTS))}"
+        ) from None
+    return cls(ctx, **values)
+
+
+def describe_constraints() -> str:
+    """The library's deal constraints with their parameters (for `ludolab constraints list`)."""
+    lines = []
+    for name in sorted(DEAL_CONSTRAINTS):
+        cls = DEAL_CONSTRAINTS[name]
+        lines.append(f"{name}: {cls.summary}")
+        for key, p in cls.params.items():
+            lines.append(f"    {key} (default {_show(p.default)}): {p.doc}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Deal sets
+
+
+@dataclass(frozen=True)
+class DealSet:
+    """A named list of deal constraints (a TOML file in ``deal_sets/``, or built in code)."""
+
+    name: str
+    entries: tuple[tuple[str, dict[str, Any]], ...]  # (constraint name, parameters)
+    description: str = ""
+    source: str = "<deal set>"
+
+    @property
+    def label(self) -> str:
+        return f"deal set {self.name!r}"
+
+    def bind(self, ctx: DealContext) -> list[DealConstraint]:
+        out = []
+        for i, (cname, values) in enumerate(self.entries):
+            try:
+                out.append(make_deal_constraint(cname, ctx, **values))
+            except DealConstraintError as exc:
+                raise DealConstraintError(f"{self.source}: constraint[{i}]: {exc}") from None
+        return out
+
+
+def shipped_deal_sets() -> list[str]:
+    folder = resources.files("research.gallery") / "deal_sets"
+    if not folder.is_dir():
+        return []
+    return sorted(
+        p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
+    )
+
+
+def load_deal_set(name_or_path: str | Path) -> DealSet:
+    """A shipped deal set by name, a ``.toml`` file, or library constraint names ("a,b")."""
+    path = Path(name_or_path)
+    spec = str(name_or_path)
+    if path.suffix == ".toml" or (path.exists() and path.is_file()):
+        if not path.is_file():
+            raise DealConstraintError(f"{path}: no such deal set file")
+        text, source, stem = path.read_text(), str(path), path.stem
+    elif spec in shipped_deal_sets():
+        folder = resources.files("research.gallery") / "deal_sets"
+        text, source, stem = (folder / f"{spec}.toml").read_text(), f"deal_sets/{spec}.toml", spec
+    else:
+        names = [s.strip() for s in spec.split(",") if s.strip()]
+        unknown = [s for s in names if s not in DEAL_CONSTRAINTS]
+        if not names or unknown:
+            raise DealConstraintError(
+                f"unknown deal set or constraint {(unknown or [spec])[0]!r}; shipped deal sets: "
+                f"{', '.join(shipped_deal_sets()) or 'none'}; deal constraints: "
+                f"{', '.join(sorted(DEAL_CONSTRAINTS))}; or a path to a .toml file"
+            )
+        return DealSet(spec, tuple((s, {}) for s in names), source=f"constraints {spec!r}")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DealConstraintError(f"{source}: not valid TOML: {exc}") from exc
+    return parse_deal_set(data, source, stem)
+
+
+def parse_deal_set(data: Mapping[str, Any], source: str, default_name: str) -> DealSet:
+    allowed = {"name", "description", "constraint"}
+    extra = set(data) - allowed
+    if extra:
+        raise DealConstraintError(
+            f"{source}: unknown key {sorted(extra)[0]!r}; allowed keys: "
+            f"{', '.join(sorted(allowed))} (constraints go in [[constraint]] tables)"
+        )
+    entries = data.get("constraint", [])
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise DealConstraintError(
+            f"{source}: 'constraint' must be an array of tables ([[constraint]] with a name "
+            f"and parameters)"
+        )
+    out = []
+    for i, e in enumerate(entries):
+        if "name" not in e:
+            raise DealConstraintError(f"{source}: constraint[{i}]: missing 'name'")
+        if e["name"] not in DEAL_CONSTRAINTS:
+            raise DealConstraintError(
+                f"{source}: constraint[{i}]: unknown deal constraint {e['name']!r}; known: "
+                f"{', '.join(sorted(DEAL_CONSTRAINTS))}"
+            )
+        out.append((e["name"], {k: v for k, v in e.items() if k != "name"}))
+    return DealSet(
+        str(data.get("name", default_name)),
+        tuple(out),
+        str(data.get("description", "")),
+        source,
+    )
+
+
+def _as_deal_set(constraints: Any, params: Mapping[str, Any] | None) -> DealSet:
+    """Normalise the ``constraints`` argument and merge ``params`` into it."""
+    if isinstance(constraints, DealSet):
+        dset = constraints
+    elif isinstance(constraints, (str, Path)):
+        dset = load_deal_set(constraints)
+    elif isinstance(constraints, (list, tuple, set, frozenset)):
+        names = sorted(constraints) if isinstance(constraints, (set, frozenset)) else constraints
+        for c in names:
+            if c not in DEAL_CONSTRAINTS:
+                raise DealConstraintError(
+                    f"unknown deal constraint {c!r}; known deal constraints: "
+                    f"{', '.join(sorted(DEAL_CONSTRAINTS))}"
+                )
+        label = ",".join(names) or "fair"
+        dset = DealSet(label, tuple((c, {}) for c in names), source=f"constraints {label!r}")
+    else:
+        raise DealConstraintError(
+            f"constraints must be a deal set name, a .toml path, a list of constraint names or "
+            f"a DealSet; got {type(constraints).__name__}"
+        )
+    if not params:
+        return dset
+    # params: {"name": {"param": v}} or {"name.param": v}
+    flat: dict[tuple[str, str], Any] = {}
+    for key, value in params.items():
+        if isinstance(value, Mapping):
+            for k, v in value.items():
+                flat[(key, k)] = v
+        else:
+            cname, dot, pname = str(key).partition(".")
+            if not dot:
+                raise DealConstraintError(
+                    f"parameter {key!r}: give it as 'constraint.param' or as "
+                    f"{{constraint: {{param: value}}}}"
+                )
+            flat[(cname, pname)] = value
+    names = {c for c, _ in dset.entries}
+    for cname, _ in flat:
+        if cname not in names:
+            raise DealConstraintError(
+                f"cannot set a parameter of {cname!r}: {dset.label} has no such constraint "
+                f"(its constraints: {', '.join(sorted(names)) or 'none'})"
+            )
+    entries = tuple(
+        (c, {**vals, **{p: v for (cn, p), v in flat.items() if cn == c}})
+        for c, vals in dset.entries
+    )
+    return DealSet(dset.name, entries, dset.description, dset.source)
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking
+
+
+def _orders(deals: Sequence[Deal] | np.ndarray) -> np.ndarray:
+    if isinstance(deals, np.ndarray):
+        return deals.reshape(-1, N_CARDS)
+    return np.array([d.order for d in deals], dtype=np.int64).reshape(-1, N_CARDS)
+
+
+def check_deals(
+    constraints: Sequence[DealConstraint], deals: Sequence[Deal] | np.ndarray
+) -> np.ndarray:
+    """(B,) bool: which deals (Deal objects or a (B, 95) order array) satisfy every constraint."""
+    orders = _orders(deals)
+    ok = np.ones(len(orders), dtype=bool)
+    for c in constraints:
+        ok &= c.check(orders)
+    return ok
+
+
+def violated(constraints: Sequence[DealConstraint], deal: Deal) -> list[str]:
+    """The constraints (described) that one deal violates."""
+    orders = _orders([deal])
+    return [c.describe() for c in constraints if not c.check(orders)[0]]
+
+
+# ---------------------------------------------------------------------------------------------
+# Samplers
+
+
+@dataclass
+class DealReport:
+    """What the sampler did, for the summary and the deals' provenance."""
+
+    deal_set: str
+    constraints: list[str]
+    n_players: int
+    method: str  # "rejection", "exact" or "fair"
+    uniform: bool = True
+    seed: int = 0
+    draws: int = 0  # rejection: fair shuffles tried
+    hits: int = 0  # rejection: shuffles that satisfied the set (a few beyond n may be dropped)
+    accepted: int = 0  # deals returned
+    exact_kind: str = ""  # exact: "dp" or "list"
+    candidates: int = 0  # exact: state-column pairs (dp) or count matrices (list) examined
+    exact_probability: float | None = None  # P(a fair shuffle satisfies the set), exact method
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def acceptance(self) -> float | None:
+        return self.hits / self.draws if self.draws else None
+
+    @property
+    def deals_per_second(self) -> float | None:
+        return self.accepted / self.seconds if self.seconds > 0 else None
+
+    def summary(self) -> str:
+        parts = [
+            f"{self.accepted} deals, {self.n_players} players, {self.deal_set}: "
+            f"{self.method} sampler (uniform over the satisfying deals)"
+        ]
+        if self.draws:
+            parts.append(f"acceptance {self.hits:,}/{self.draws:,} = {self.acceptance:.3g}")
+        if self.exact_probability is not None:
+            parts.append(f"P(fair shuffle satisfies) = {self.exact_probability:.4g} (exact)")
+        if self.seconds:
+            parts.append(f"{self.seconds:.2f} s, {self.deals_per_second:,.0f} deals/s")
+        return "; ".join(parts) + "".join(f"\n  note: {n}" for n in self.notes)
+
+
+def fair_orders(rng: np.random.Generator, b: int) -> np.ndarray:
+    """(b, 95) uniformly random card orders."""
+    return rng.permuted(np.broadcast_to(np.arange(N_CARDS, dtype=np.int64), (b, N_CARDS)), axis=1)
+
+
+def sample_rejection(
+    constraints: Sequence[DealConstraint],
+    n: int,
+    rng: np.random.Generator,
+    report: DealReport,
+    *,
+    batch: int = 20_000,
+    max_draws: int = 20_000_000,
+) -> np.ndarray:
+    """``n`` orders, uniform over those satisfying every constraint, by rejection."""
+    kept: list[np.ndarray] = []
+    got = 0
+    while got < n:
+        # Give up early when the rate so far says max_draws will not be enough.
+        if report.draws >= max_draws or (
+            report.draws >= 10 * batch and report.draws * n > max_draws * max(got, 1)
+        ):
+            raise _too_slow(report, n, got)
+        orders = fair_orders(rng, batch)
+        report.draws += batch
+        ok = check_deals(constraints, orders)
+        kept.append(orders[ok])
+        got += int(ok.sum())
+    report.hits = got
+    return np.concatenate(kept)[:n]
+
+
+def _too_slow(report: DealReport, n: int, got: int) -> DealSamplingError:
+    rate = got / report.draws
+    detail = (
+        f"{got} of {report.draws:,} fair shuffles were accepted (rate {rate:.2e})"
+        if got
+        else f"none of {report.draws:,} fair shuffles was accepted"
+    )
+    return DealSamplingError(
+        f"{report.deal_set} ({report.n_players} players): rejection sampling is too slow: "
+        f"{detail}, {n} deals wanted. The exact sampler needs all constraints to read the same "
+        f"labelling and a small enough count space; loosen the set (e.g. a larger tolerance) or "
+        f"raise max_draws"
+    )
+
+
+@dataclass
+class ExactPlan:
+    """What the exact sampler draws from: the distribution of the round-1 count matrices.
+
+    ``kind`` is ``"dp"`` (a dynamic programme over the labels, for separable constraints: the
+    states are the partial hand sizes after the first j labels) or ``"list"`` (every allowed
+    seat-count matrix listed with its weight).
+    """
+
+    labelling: Labelling
+    kind: str
+    size: int  # dp: state-column pairs examined; list: candidate matrices listed
+    exact_probability: float
+    n_players: int
+    hand_size: int
+    # list
+    matrices: np.ndarray | None = None  # (M, n_players, L) seat counts
+    probs: np.ndarray | None = None
+    # dp
+    free: tuple[int, ...] = ()
+    slack: int = 0
+    columns: list[np.ndarray] = field(default_factory=list)  # per free label (C, n)
+    col_logw: list[np.ndarray] = field(default_factory=list)
+    stage_codes: list[np.ndarray] = field(default_factory=list)  # sorted state codes
+    stage_logz: list[np.ndarray] = field(default_factory=list)
+    final_codes: np.ndarray | None = None
+    final_logz: np.ndarray | None = None
+
+    @property
+    def satisfying(self) -> int:
+        """Allowed count matrices (list) or allowed final states (dp)."""
+        return len(self.matrices) if self.kind == "list" else len(self.final_codes)
+
+    @property
+    def seconds_per_deal(self) -> float:
+        """A rough cost estimate (this machine class) of one exact draw, for ``auto``."""
+        work = sum(len(c) for c in self.columns) * self.n_players if self.kind == "dp" else 0
+        return 3e-5 + 2e-8 * work
+
+    def sample_counts(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """(n, n_players, L) seat-count matrices, distributed as under uniform satisfying deals."""
+        if self.kind == "list":
+            return self.matrices[rng.choice(len(self.matrices), size=n, p=self.probs)]
+        step = max(1, 4_000_000 // max(1, max(len(c) for c in self.columns) * self.n_players))
+        return np.concatenate([self._sample_dp(min(step, n - i), rng) for i in range(0, n, step)])
+
+    def _sample_dp(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        n_seats, h = self.n_players, self.hand_size
+        pw = (h + 1) ** np.arange(n_seats)
+        x = np.zeros((n, n_seats, self.labelling.n_labels), dtype=np.int64)
+        state = self.final_codes[_gumbel_pick(self.final_logz[None, :], n, rng)]
+        vec = _decode(state, h, n_seats)
+        x[:, :, self.slack] = h - vec
+        for j in range(len(self.free) - 1, -1, -1):
+            cols, lw = self.columns[j], self.col_logw[j]
+            codes, logz = self.stage_codes[j], self.stage_logz[j]
+            pred = vec[:, None, :] - cols[None, :, :]  # (n, C, seats)
+            pcode = pred @ pw
+            pos = np.clip(np.searchsorted(codes, pcode), 0, len(codes) - 1)
+            ok = (pred >= 0).all(axis=2) & (codes[pos] == pcode)
+            logp = np.where(ok, logz[pos] + lw[None, :], -np.inf)
+            pick = _gumbel_pick(logp, n, rng)
+            x[:, :, self.free[j]] = cols[pick]
+            vec = pred[np.arange(n), pick]
+        return x
+
+
+def _gumbel_pick(logp: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Row-wise draws i with probability proportional to exp(logp[., i]) (Gumbel-max)."""
+    logp = np.broadcast_to(logp, (n, logp.shape[1]))
+    return np.argmax(logp + rng.gumbel(size=logp.shape), axis=1)
+
+
+def _decode(codes: np.ndarray, h: int, n_seats: int) -> np.ndarray:
+    return (codes[:, None] // (h + 1) ** np.arange(n_seats)) % (h + 1)
+
+
+def _logsumexp_by(groups: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Unique group codes (sorted) and the log-sum-exp of ``vals`` in each."""
+    order = np.argsort(groups, kind="stable")
+    g, v = groups[order], vals[order]
+    uniq, starts = np.unique(g, return_index=True)
+    mx = np.maximum.reduceat(v, starts)
+    seg = np.repeat(np.arange(len(uniq)), np.diff(np.append(starts, len(g))))
+    total = np.bincount(seg, weights=np.exp(v - mx[seg]), minlength=len(uniq))
+    return uniq, mx + np.log(total)
+
+
+def _log_fair_factor(ctx: DealContext, m: np.ndarray) -> float:
+    """log(prod_b size_b! prod_k m_k! / 95!): turns the weight sum Z into a probability."""
+    return (
+        sum(math.lgamma(s + 1) for s in ctx.block_sizes)
+        + sum(math.lgamma(int(k) + 1) for k in m)
+        - math.lgamma(N_CARDS + 1)
+    )
+
+
+def _unsatisfiable(constraints: Sequence[DealConstraint], ctx: DealContext) -> DealSamplingError:
+    return DealSamplingError(
+        f"no deal for {ctx.n_players} players satisfies "
+        f"{', '.join(c.describe() for c in constraints)}"
+    )
+
+
+def _label_columns(
+    constraints: Sequence[DealConstraint], ctx: DealContext, lab: Labelling, k: int
+) -> np.ndarray:
+    n, h, m = ctx.n_players, ctx.hand_size, lab.card_counts
+    top = min(h, int(m[k]))
+    grid = np.indices((top + 1,) * n).reshape(n, -1).T
+    cols = grid[grid.sum(axis=1) <= m[k]]
+    for c in constraints:
+        cols = cols[c.column_ok(k, cols)]
+    return cols
+
+
+def exact_plan(
+    constraints: Sequence[DealConstraint], ctx: DealContext, limit: int = EXACT_LIMIT
+) -> ExactPlan | None:
+    """The exact sampler's plan, or None if it cannot apply (constraints on different
+    labellings, or more than ``limit`` candidates to examine). Raises DealSamplingError if no
+    deal satisfies the constraints."""
+    if not constraints:
+        return None
+    labellings = {c.labelling().key: c.labelling() for c in constraints}
+    if len(labellings) != 1:
+        return None
+    lab = next(iter(labellings.values()))
+    if all(c.separable for c in constraints):
+        return _dp_plan(constraints, ctx, lab, limit)
+    return _list_plan(constraints, ctx, lab, limit)
+
+
+def _dp_plan(
+    constraints: Sequence[DealConstraint], ctx: DealContext, lab: Labelling, limit: int
+) -> ExactPlan | None:
+    n, h = ctx.n_players, ctx.hand_size
+    m = lab.card_counts
+    slack = int(np.argmax(m))  # its column is what the hands still lack after the others
+    free = tuple(k for k in range(lab.n_labels) if k != slack)
+    pw = (h + 1) ** np.arange(n)
+    codes, logz = np.array([0], dtype=np.int64), np.array([0.0])
+    plan = ExactPlan(lab, "dp", 0, 0.0, n, h, free=free, slack=slack)
+    for k in free:
+        cols = _label_columns(constraints, ctx, lab, k)
+        lw = -gammaln(cols + 1).sum(axis=1) - gammaln(m[k] - cols.sum(axis=1) + 1)
+        plan.columns.append(cols)
+        plan.col_logw.append(lw)
+        plan.stage_codes.append(codes)
+        plan.stage_logz.append(logz)
+        plan.size += len(codes) * len(cols)
+        if plan.size > limit:
+            return None
+        new = _decode(codes, h, n)[:, None, :] + cols[None, :, :]
+        ok = (new <= h).all(axis=2)
+        vals = (logz[:, None] + lw[None, :])[ok]
+        if not len(vals):
+            raise _unsatisfiable(constraints, ctx)
+        codes, logz = _logsumexp_by(new[ok] @ pw, vals)
+    rest = h - _decode(codes, h, n)  # the slack label's column
+    ok = rest.sum(axis=1) <= m[slack]
+    for c in constraints:
+        ok &= c.column_ok(slack, rest)
+    if not ok.any():
+        raise _unsatisfiable(constraints, ctx)
+    rest = rest[ok]
+    g = -gammaln(rest + 1).sum(axis=1) - gammaln(m[slack] - rest.sum(axis=1) + 1)
+    plan.final_codes, plan.final_logz = codes[ok], logz[ok] + g
+    top = plan.final_logz.max()
+    log_z = top + math.log(np.exp(plan.final_logz - top).sum())
+    plan.exact_probability = math.exp(log_z + _log_fair_factor(ctx, m))
+    return plan
+
+
+def _list_plan(
+    constraints: Sequence[DealConstraint], ctx: DealContext, lab: Labelling, limit: int
+) -> ExactPlan | None:
+    n, h = ctx.n_players, ctx.hand_size
+    m = lab.card_counts
+    L = lab.n_labels
+    slack = int(np.argmax(m))
+    free = [k for k in range(L) if k != slack]
+    columns = [_label_columns(constraints, ctx, lab, k) for k in free]
+    sizes = [len(c) for c in columns]
+    total = math.prod(sizes)
+    if total > limit:
+        return None
+    kept_x, kept_w = [], []
+    chunk = 200_000
+    for start in range(0, total, chunk):
+        idx = np.unravel_index(np.arange(start, min(total, start + chunk)), sizes)
+        x = np.zeros((len(idx[0]), n, L), dtype=np.int64)
+        for j, k in enumerate(free):
+            x[:, :, k] = columns[j][idx[j]]
+        x[:, :, slack] = h - x.sum(axis=2)
+        ok = (x[:, :, slack] >= 0).all(axis=1) & (x[:, :, slack].sum(axis=1) <= m[slack])
+        x = x[ok]
+        for c in constraints:
+            x = x[c.check_counts(x)]
+        if len(x):
+            kept_x.append(x)
+            rest = m - x.sum(axis=1)
+            kept_w.append(-gammaln(x + 1).sum(axis=(1, 2)) - gammaln(rest + 1).sum(axis=1))
+    if not kept_x:
+        raise _unsatisfiable(constraints, ctx)
+    matrices = np.concatenate(kept_x)
+    logw = np.concatenate(kept_w)
+    top = logw.max()
+    w = np.exp(logw - top)
+    log_z = top + math.log(w.sum())
+    return ExactPlan(
+        lab,
+        "list",
+        total,
+        math.exp(log_z + _log_fair_factor(ctx, m)),
+        n,
+        h,
+        matrices=matrices,
+        probs=w / w.sum(),
+    )
+
+
+def sample_exact(plan: ExactPlan, n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` orders, uniform over the deals whose round-1 count matrix the plan allows.
+
+    Draw the seat-count matrix from the plan; deal each label's cards to the rows (seats, then
+    the rest of the deck) by those counts in a uniformly random order of the label's cards;
+    order each row uniformly at random.
+    """
+    lab = plan.labelling
+    seats = plan.sample_counts(n, rng)  # (n, seats, L)
+    x = np.concatenate([seats, (lab.card_counts - seats.sum(axis=1))[:, None, :]], axis=1)
+    labels = lab.labels
+    # Cards grouped by label, in a random order within each label.
+    perm = np.argsort(labels[None, :] + rng.random((n, N_CARDS)), axis=1)
+    lab_of = labels[perm]  # (n, 95), non-decreasing along each row
+    starts = np.concatenate([[0], np.cumsum(lab.card_counts)[:-1]])
+    rank = np.arange(N_CARDS)[None, :] - starts[lab_of]  # rank within its label
+    cum = np.cumsum(x, axis=1)  # (n, R, L): cards of each label in rows 0..r
+    index = np.broadcast_to(lab_of[:, None, :], (n, cum.shape[1], N_CARDS))
+    cum_k = np.take_along_axis(cum, index, axis=2)  # (n, R, 95)
+    row = (cum_k <= rank[:, None, :]).sum(axis=1)  # each card's row: a seat, or R-1 = the rest
+    o = np.argsort(row + rng.random((n, N_CARDS)), axis=1)  # rows in order, shuffled within
+    return np.take_along_axis(perm, o, axis=1)
+
+
+def generate_deals(
+    constraints: str | Path | Sequence[str] | set[str] | DealSet,
+    n_players: int,
+    n: int,
+    seed: int,
+    params: Mapping[str, Any] | None = None,
+    *,
+    method: str = "auto",
+    symbols: SymbolsTable = DEFAULT_SYMBOLS,
+    hand_size: int = HAND_SIZE,
+    max_draws: int = 20_000_000,
+    exact_limit: int = EXACT_LIMIT,
+) -> tuple[list[Deal], DealReport]:
+    """``n`` deals for ``n_players`` drawn uniformly from those satisfying ``constraints``.
+
+    Args:
+        constraints: a shipped deal set's name (``shipped_deal_sets()``), a ``.toml`` path,
+            comma-separated constraint names, a list/set of constraint names, or a DealSet.
+            An empty list (or the ``fair`` set) gives fair shuffles.
+        params: parameter values, ``{"balanced-symbols": {"tolerance": 1}}`` or
+            ``{"balanced-symbols.tolerance": 1}``; they override the set's values.
+        method: ``auto`` (exact when possible, else rejection), ``exact`` or ``rejection``.
+        symbols, hand_size: the rules options the deals will be played under (they decide
+            which cards carry symbols and how big the round-1 hands are).
+        max_draws: fair shuffles the rejection sampler may try before giving up.
+
+    Every deal is validated and re-checked against every constraint before it is returned.
+    Same arguments and seed, same deals.
+    """
+    if method not in METHODS:
+        raise DealConstraintError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise DealConstraintError(f"the number of deals must be an integer >= 1, got {n!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise DealConstraintError(f"seed must be an integer >= 0, got {seed!r}")
+    ctx = DealContext(n_players, hand_size, symbols)
+    dset = _as_deal_set(constraints, params)
+    bound = dset.bind(ctx)
+    report = DealReport(dset.label, [c.describe() for c in bound], n_players, "fair", seed=seed)
+    rng = np.random.default_rng(np.random.SeedSequence([seed, n_players]))
+    start = time.perf_counter()
+    if not bound:
+        orders = fair_orders(rng, n)
+    else:
+        plan = None if method == "rejection" else exact_plan(bound, ctx, exact_limit)
+        if (
+            plan is not None
+            and method == "auto"
+            and REJECTION_SECONDS_PER_DRAW / plan.exact_probability < plan.seconds_per_deal
+        ):
+            report.notes.append(
+                f"auto: rejection is cheaper here (P(fair shuffle satisfies) = "
+                f"{plan.exact_probability:.3g}, exact)"
+            )
+            report.exact_probability = plan.exact_probability
+            plan = None
+        if plan is None and method == "exact":
+            keys = sorted({c.labelling().key for c in bound})
+            why = (
+                f"its constraints read different labellings ({', '.join(keys)})"
+                if len(keys) > 1
+                else f"more than {exact_limit:,} count matrices would have to be listed"
+            )
+            raise DealSamplingError(
+                f"{dset.label}: the exact sampler cannot handle this set for {n_players} "
+                f"players: {why}; use method 'rejection'"
+            )
+        if plan is not None:
+            report.method = "exact"
+            report.exact_kind = plan.kind
+            report.candidates = plan.size
+            report.exact_probability = plan.exact_probability
+            what = "final hand-size states" if plan.kind == "dp" else "allowed count matrices"
+            report.notes.append(
+                f"exact ({plan.kind}) over the '{plan.labelling.key}' labelling: "
+                f"{plan.satisfying:,} {what}, {plan.size:,} candidates examined"
+            )
+            orders = sample_exact(plan, n, rng)
+        else:
+            report.method = "rejection"
+            orders = sample_rejection(bound, n, rng, report, max_draws=max_draws)
+    report.accepted = len(orders)
+    deals = [Deal(n_players, tuple(o)) for o in orders.tolist()]
+    ok = check_deals(bound, orders)
+    if not ok.all():  # a bug in a sampler: never hand out a deal that breaks the set
+        i = int(np.flatnonzero(~ok)[0])
+        raise AssertionError(
+            f"{dset.label}: deal {deals[i].id} violates {', '.join(violated(bound, deals[i]))}"
+        )
+    report.seconds = time.perf_counter() - start
+    return deals, report
+
+
+def write_deals_jsonl(deals: Sequence[Deal], path: str | Path) -> int:
+    """Write deals atomically to a ``.jsonl`` file (one per line); return how many."""
+    path = Path(path)
+    if path.suffix != ".jsonl":
+        raise DealConstraintError(f"{path}: expected a .jsonl file name")
+    if not path.parent.is_dir():
+        raise DealConstraintError(f"{path}: the folder {path.parent} does not exist")
+    return write_deals(deals, path)
+
+
+def fair_probability(constraints: Sequence[DealConstraint], ctx: DealContext) -> float | None:
+    """P(a fair shuffle satisfies the constraints), exactly, when the exact planner applies."""
+    plan = exact_plan(constraints, ctx)
+    return None if plan is None else plan.exact_probability
+
+
+__all__ = [
+    "DEAL_CONSTRAINTS",
+    "METHODS",
+    "DealConstraint",
+    "DealConstraintError",
+    "DealContext",
+    "DealReport",
+    "DealSamplingError",
+    "DealSet",
+    "check_deals",
+    "describe_constraints",
+    "exact_plan",
+    "fair_orders",
+    "fair_probability",
+    "generate_deals",
+    "load_deal_set",
+    "make_deal_constraint",
+    "sample_exact",
+    "sample_rejection",
+    "shipped_deal_sets",
+    "violated",
+    "write_deals_jsonl",
+]
