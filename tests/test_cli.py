@@ -208,7 +208,7 @@ def test_generate_gallery_unknown_set_is_one_line(tmp_path):
 
 
 def test_exhibits_answers_and_replays_in_the_engine(capsys):
-    assert main(["exhibits", "--players", "2", "--time-limit", "4", "--open-model"]) == 0
+    assert main(["exhibits", "--players", "2", "--time-limit", "8", "--open-model"]) == 0
     text = capsys.readouterr().out
     assert "2 players, objective max-score:" in text and "not proven" in text
     assert "replay: the rules engine accepted all" in text
