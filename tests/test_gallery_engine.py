@@ -326,3 +326,10 @@ def test_envs_gallery_never_imports_research():
     for path in root.rglob("*.py"):
         text = path.read_text()
         assert "import research" not in text and "from research" not in text, path
+
+
+def test_from_hands_checks_the_hand_size():
+    with pytest.raises(DealError, match="13 cards per seat"):
+        Deal.from_hands([list(range(10)), list(range(10, 20))], list(range(20, 95)))
+    with pytest.raises(DealError, match="is empty"):
+        Deal.from_hands([], list(range(95)))

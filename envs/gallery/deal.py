@@ -78,13 +78,23 @@ class Deal:
 
     @classmethod
     def from_hands(
-        cls, hands: Sequence[Sequence[int]], rest: Sequence[int], source: str = "<deal>"
+        cls,
+        hands: Sequence[Sequence[int]],
+        rest: Sequence[int],
+        source: str = "<deal>",
+        hand_size: int = 13,
     ) -> Deal:
-        """The deal whose round-1 hands are ``hands`` (seat order; all the same size) and whose
-        deck, top first, is ``rest`` (its first card is round 1's extra card)."""
-        sizes = {len(h) for h in hands}
-        if len(sizes) != 1:
-            raise DealError(f"{source}: field 'hands' must all have the same size, got {sizes}")
+        """The deal whose round-1 hands are ``hands`` (seat order; ``hand_size`` cards each, as
+        the engine deals them) and whose deck, top first, is ``rest`` (its first card is round
+        1's extra card)."""
+        if not hands:
+            raise DealError(f"{source}: field 'hands' is empty; give one hand per seat")
+        wrong = [len(h) for h in hands if len(h) != hand_size]
+        if wrong:
+            raise DealError(
+                f"{source}: field 'hands' must hold {hand_size} cards per seat (the round-1 "
+                f"hand size), got sizes {[len(h) for h in hands]}"
+            )
         order = [c for h in hands for c in h] + list(rest)
         return cls.from_dict({"n_players": len(hands), "order": order}, source)
 
