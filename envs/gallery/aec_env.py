@@ -36,38 +36,13 @@ api_test passes ``{"options": 1}``).
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-
-from envs.gallery import actions as A
-from envs.gallery.deal import MAX_PLAYERS, MIN_PLAYERS, Deal
-from envs.gallery.engine import GAME_OVER, GalleryOptions, Game
-from envs.gallery.gym_env import (
-    _SEED_BOUND,
-    DealSource,
-    as_action,
-    check_deal_source,
-    check_players,
-    check_reward,
-    draw_deal,
-    final_rewards,
-    make_options,
-    render_text,
-)
-from envs.gallery.observation import encode, observation_space
+from envs.faces import SeatsAECEnv, order_enforced
+from envs.gallery.deal import Deal
+from envs.gallery.engine import GalleryOptions
+from envs.gallery.gym_env import DealSource, GalleryFace, check_reward
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """The AEC env wrapped in PettingZoo's OrderEnforcingWrapper (clear errors on misuse:
-    step or observe before reset). Keyword arguments go to :class:`MastersGalleryAECEnv`."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
-
-
-class MastersGalleryAECEnv(AECEnv):
+class MastersGalleryAECEnv(GalleryFace, SeatsAECEnv):
     """All seats of one Masters Gallery game as PettingZoo agents; see the module docstring.
 
     Args:
@@ -89,7 +64,6 @@ class MastersGalleryAECEnv(AECEnv):
         render_mode: str | None = None,
         reward: str = "win",
     ) -> None:
-        super().__init__()
         if n_players is None:
             if isinstance(deal, Deal):
                 n_players = deal.n_players
@@ -97,123 +71,11 @@ class MastersGalleryAECEnv(AECEnv):
                 n_players = next(iter(deal)).n_players
             else:
                 n_players = 4
-        if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
-            raise ValueError(f"n_players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {n_players}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.n_players = n_players
-        self.deal_source = check_deal_source(deal, n_players)
-        self.game_options = make_options(game_options)
-        self.render_mode = render_mode
+        super().__init__(deal, n_players, game_options, render_mode)
         self.reward_mode = check_reward(reward)
-        self.possible_agents = [f"player_{q}" for q in range(n_players)]
-        self._seat = {agent: q for q, agent in enumerate(self.possible_agents)}
-        # One space object per agent, returned as is on every call (api_test checks identity,
-        # and seeding a space must stick).
-        obs_box = observation_space(n_players)
-        self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": obs_box,
-                    "action_mask": spaces.Box(0, 1, (A.N_ACTIONS,), dtype=np.int8),
-                }
-            )
-            for agent in self.possible_agents
-        }
-        self.action_spaces = {agent: spaces.Discrete(A.N_ACTIONS) for agent in self.possible_agents}
-        self._rng: np.random.Generator | None = None
-        self.game: Game | None = None
-        self.game_seed: int | None = None
-
-    # ------------------------------------------------------------------ PettingZoo API
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game (see the module docstring for seeding and options)."""
-        if seed is not None or self._rng is None:
-            self._rng = np.random.default_rng(seed)
-        options = options if isinstance(options, dict) else {}
-        game_seed = int(self._rng.integers(_SEED_BOUND))
-        if options.get("game_seed") is not None:
-            game_seed = int(options["game_seed"])
-        deal = options.get("deal")
-        if isinstance(deal, Deal):
-            check_players(deal, self.n_players)
-        else:
-            deal = draw_deal(self.deal_source, self.n_players, self._rng)
-        self.game_seed = game_seed
-        self.game = game = Game(deal, game_seed, self.game_options)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[game.acting]
-        if game.phase == GAME_OVER:  # a game nobody could play (e.g. hand_size=0)
-            self._finish()
-            self._accumulate_rewards()
-
-    def step(self, action: Any) -> None:
-        """Apply ``agent_selection``'s action; a finished agent must pass None (and leaves).
-
-        Raises:
-            IllegalActionError: the action is not legal now; nothing changes.
-        """
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        game = self.game
-        assert game is not None
-        self._cumulative_rewards[agent] = 0
-        game.step(as_action(action))  # raises IllegalActionError (listing the legal actions)
-        self._clear_rewards()
-        if game.phase == GAME_OVER:
-            self._finish()
-        self.agent_selection = self.possible_agents[game.acting]
-        self._accumulate_rewards()
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``{"observation": float32 vector for agent's seat, "action_mask": int8}``."""
-        game = self.game
-        assert game is not None, "call reset() first"
-        seat = self._seat[agent]
-        mask = np.zeros(A.N_ACTIONS, dtype=np.int8)
-        if game.phase != GAME_OVER and game.acting == seat:
-            mask[game.legal_actions()] = 1
-        return {"observation": encode(game, seat), "action_mask": mask}
-
-    def render(self) -> str | None:
-        """A short text state (render_mode ``"ansi"``), for the selected agent's seat."""
-        if self.render_mode != "ansi" or self.game is None:
-            return None
-        return render_text(self.game, self._seat.get(self.agent_selection))
-
-    def close(self) -> None:
-        """Nothing to release (no windows, no processes)."""
-
-    # ------------------------------------------------------------------ internals
-
-    def _finish(self) -> None:
-        game = self.game
-        assert game is not None
-        rewards = final_rewards(game, self.reward_mode)
-        for a in self.agents:
-            self.rewards[a] = rewards[self._seat[a]]
-            self.infos[a] = {
-                "winners": game.winners,
-                "winner": -1 if game.winner is None else game.winner,
-                "scores": tuple(game.scores),
-            }
-        self.terminations = dict.fromkeys(self.agents, True)
 
 
 raw_env = MastersGalleryAECEnv
+env = order_enforced(raw_env)
 
 __all__ = ["MastersGalleryAECEnv", "env", "raw_env"]

@@ -50,16 +50,19 @@ seat-``seat`` agent would play reproduces ``play_game(deal, agents, seed=env.gam
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.core import Env
-from gymnasium.envs import registration
-from gymnasium.error import ResetNeeded
 
+from envs.faces import (
+    SEED_BOUND,
+    GameFace,
+    LearnerSeatEnv,
+    check_setup_source,
+    draw_setup,
+    register_env,
+)
 from envs.gallery import actions as A
 from envs.gallery.agents import Agent, parse_agent_spec
 from envs.gallery.cards import ARTISTS, N_ARTISTS, type_name
@@ -70,23 +73,16 @@ from envs.gallery.observation import encode, observation_space
 ENV_ID = "ludolab/MastersGallery-v0"
 DealSource = Deal | Sequence[Deal] | Callable[[np.random.Generator], Deal] | None
 REWARDS = ("win", "margin")
-_SEED_BOUND = 2**63  # game seeds are drawn from [0, 2**63)
 
 
 def draw_deal(source: DealSource, n_players: int, rng: np.random.Generator) -> Deal:
     """The deal for the next game: fixed, one of a list (uniformly), made by a callable from
     ``rng``, or a fair shuffle (seeded from ``rng``) when ``source`` is None."""
-    if source is None:
-        deal = shuffled_deal(n_players, int(rng.integers(_SEED_BOUND)))
-    elif isinstance(source, Deal):
-        deal = source
-    elif callable(source):
-        deal = source(rng)
-        if not isinstance(deal, Deal):
-            raise TypeError(f"the deal callable returned {type(deal).__name__}, not a Deal")
-    else:
-        deal = source[int(rng.integers(len(source)))]
-    return check_players(deal, n_players)
+
+    def shuffle(rng: np.random.Generator) -> Deal:
+        return shuffled_deal(n_players, int(rng.integers(SEED_BOUND)))
+
+    return check_players(draw_setup(source, rng, Deal, "deal", shuffle), n_players)
 
 
 def check_players(deal: Deal, n_players: int) -> Deal:
@@ -95,31 +91,6 @@ def check_players(deal: Deal, n_players: int) -> Deal:
             f"deal {deal.id} is for {deal.n_players} players but the env has {n_players}"
         )
     return deal
-
-
-def check_deal_source(source: DealSource, n_players: int) -> DealSource:
-    """Validate a deal source early (at construction) so a bad one fails before reset."""
-    if source is None or callable(source):
-        return source
-    if isinstance(source, Deal):
-        return check_players(source, n_players)
-    deals = tuple(source)
-    if not deals or not all(isinstance(d, Deal) for d in deals):
-        raise TypeError("deal must be a Deal, a non-empty sequence of Deals, a callable or None")
-    for d in deals:
-        check_players(d, n_players)
-    return deals
-
-
-def make_options(game_options: GalleryOptions | dict | None) -> GalleryOptions:
-    """GalleryOptions from an instance, a dict of its fields, or None (the defaults)."""
-    if game_options is None:
-        return GalleryOptions()
-    if isinstance(game_options, GalleryOptions):
-        return game_options
-    if isinstance(game_options, dict):
-        return GalleryOptions(**game_options)
-    raise TypeError(f"game_options must be GalleryOptions, dict or None, got {type(game_options)}")
 
 
 def check_reward(reward: str) -> str:
@@ -140,16 +111,6 @@ def final_rewards(game: Game, mode: str = "win") -> list[float]:
         other = max(scores[p] for p in range(n) if p != q)
         out.append((mine - other) / max(mine, other, 1))
     return out
-
-
-def as_action(action: Any) -> int:
-    """An action as a plain int (accepts numpy integers and 0-d integer arrays, not floats)."""
-    try:
-        return operator.index(action)
-    except TypeError as exc:
-        raise IllegalActionError(
-            f"action {action!r} is not an integer action index 0..{A.N_ACTIONS - 1}"
-        ) from exc
 
 
 def render_text(game: Game, seat: int | None = None) -> str:
@@ -180,7 +141,53 @@ def render_text(game: Game, seat: int | None = None) -> str:
     return "\n".join(lines)
 
 
-class MastersGalleryEnv(Env[np.ndarray, np.int64]):
+class GalleryFace(GameFace):
+    """The Masters Gallery parts of both faces (:class:`MastersGalleryEnv`,
+    ``aec_env.MastersGalleryAECEnv``); the env sets ``reward_mode`` (:func:`check_reward`)."""
+
+    n_actions = A.N_ACTIONS
+    min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
+    setup_name, setup_type = "deal", Deal
+    options_type = GalleryOptions
+    illegal_action_error = IllegalActionError
+    _observation_box = staticmethod(observation_space)
+    _encode = staticmethod(encode)
+    _render_text = staticmethod(render_text)
+    reward_mode: str
+
+    @property
+    def deal_source(self) -> DealSource:
+        return self.setup_source
+
+    def _check_source(self, source: DealSource) -> DealSource:
+        return check_setup_source(source, Deal, "deal", self._check_setup)
+
+    def _draw_setup(self, rng: np.random.Generator) -> Deal:
+        return draw_deal(self.setup_source, self.n_players, rng)
+
+    def _check_setup(self, deal: Deal) -> Deal:
+        if not isinstance(deal, Deal):
+            raise TypeError(f"reset option 'deal' must be a Deal, got {type(deal).__name__}")
+        return check_players(deal, self.n_players)
+
+    def _new_game(self, setup: Deal, game_seed: int) -> Game:
+        return Game(setup, game_seed, self.game_options)
+
+    def _final_rewards(self, game: Game) -> list[float]:
+        return final_rewards(game, self.reward_mode)
+
+    def _end_info(self, game: Game) -> dict[str, Any] | None:
+        """The winners, the winner (-1 when shared) and the scores; None before the end."""
+        if not game.done:
+            return None
+        return {
+            "winners": game.winners,
+            "winner": -1 if game.winner is None else game.winner,
+            "scores": tuple(game.scores),
+        }
+
+
+class MastersGalleryEnv(GalleryFace, LearnerSeatEnv):
     """One learner seat against agents; see the module docstring.
 
     Args:
@@ -197,7 +204,8 @@ class MastersGalleryEnv(Env[np.ndarray, np.int64]):
         reward: ``"win"`` (default; +1 / shared 1/k / -1) or ``"margin"`` (score margin).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    agent_type = Agent
+    parse_agent = staticmethod(parse_agent_spec)
 
     def __init__(
         self,
@@ -209,153 +217,15 @@ class MastersGalleryEnv(Env[np.ndarray, np.int64]):
         illegal_action: str = "raise",
         reward: str = "win",
     ) -> None:
-        super().__init__()
-        specs = ["random"] * 3 if opponents is None else list(opponents)
-        agents = [parse_agent_spec(a) if isinstance(a, str) else a for a in specs]
-        for a in agents:
-            if not isinstance(a, Agent):
-                raise TypeError(f"opponent {a!r} is neither an Agent nor an agent spec string")
-        if len({id(a) for a in agents}) != len(agents):
-            raise ValueError("opponents must be distinct Agent objects (one per seat)")
-        self.n_players = n = len(agents) + 1
-        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise ValueError(
-                f"need {MIN_PLAYERS - 1}..{MAX_PLAYERS - 1} opponents, got {len(agents)}"
-            )
-        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < n:
-            raise ValueError(f"seat must be an int in 0..{n - 1}, got {seat!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        if illegal_action not in ("raise", "terminate"):
-            raise ValueError(
-                f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}"
-            )
-        self.seat = int(seat)
-        self.deal_source = check_deal_source(deal, n)
-        self.game_options = make_options(game_options)
-        self.render_mode = render_mode
-        self.illegal_action = illegal_action
+        super().__init__(deal, opponents, seat, game_options, render_mode, illegal_action)
         self.reward_mode = check_reward(reward)
-        # agents[q] plays seat q; agents[seat] is None (the learner).
-        others = iter(agents)
-        self.agents: list[Agent | None] = [
-            None if q == self.seat else next(others) for q in range(n)
-        ]
-        self.observation_space = observation_space(n)
-        self.action_space = spaces.Discrete(A.N_ACTIONS)
-        self.game: Game | None = None
-        self.game_seed: int | None = None
-        self._over = True  # no episode running until reset
-
-    # ------------------------------------------------------------------ gymnasium API
-
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start a new game; the opponents act until the learner's first decision.
-
-        ``options`` may hold ``"deal"`` (a Deal for this game) and ``"game_seed"`` (an int);
-        other keys are an error.
-        """
-        super().reset(seed=seed)
-        options = dict(options or {})
-        unknown = set(options) - {"deal", "game_seed"}
-        if unknown:
-            raise ValueError(f"unknown reset options {sorted(unknown)}; known: deal, game_seed")
-        # Always draw, so the stream (and the deal drawn next) does not depend on the override.
-        game_seed = int(self.np_random.integers(_SEED_BOUND))
-        if options.get("game_seed") is not None:
-            game_seed = int(options["game_seed"])
-        deal = options.get("deal")
-        if deal is None:
-            deal = draw_deal(self.deal_source, self.n_players, self.np_random)
-        elif not isinstance(deal, Deal):
-            raise TypeError(f"reset option 'deal' must be a Deal, got {type(deal).__name__}")
-        else:
-            check_players(deal, self.n_players)
-        self.game_seed = game_seed
-        self.game = Game(deal, game_seed, self.game_options)
-        for q, agent in enumerate(self.agents):
-            if agent is not None:
-                agent.reset(q, game_seed)
-        self._over = False
-        self._advance()
-        if self.game.phase == GAME_OVER:  # a game nobody could play (e.g. hand_size=0)
-            self._over = True
-        return encode(self.game, self.seat), self._info()
-
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Apply the learner's action, then the opponents' until the learner decides again.
-
-        Raises:
-            IllegalActionError: the action is not legal now (mode ``"raise"``); nothing changes.
-            ResetNeeded: the episode is over, or ``reset`` was never called.
-        """
-        game = self.game
-        if game is None or self._over:
-            raise ResetNeeded("the episode is over (or never started): call reset() before step()")
-        a = as_action(action)
-        if self.illegal_action == "terminate" and a not in game.legal_actions():
-            self._over = True
-            info = self._info()
-            info["illegal_action"] = True
-            return encode(game, self.seat), -1.0, True, False, info
-        game.step(a)  # raises IllegalActionError (listing the legal actions) if illegal
-        self._advance()
-        terminated = game.phase == GAME_OVER
-        reward = final_rewards(game, self.reward_mode)[self.seat] if terminated else 0.0
-        self._over = terminated
-        return encode(game, self.seat), reward, terminated, False, self._info()
-
-    def action_masks(self) -> np.ndarray:
-        """Legal actions now as a bool array of length N_ACTIONS (sb3-contrib MaskablePPO)."""
-        return self._mask().astype(bool)
-
-    def render(self) -> str | None:
-        """A short text state (render_mode ``"ansi"``); None for other modes."""
-        if self.render_mode != "ansi" or self.game is None:
-            return None
-        return render_text(self.game, self.seat)
-
-    # ------------------------------------------------------------------ internals
-
-    def _advance(self) -> None:
-        """Let the opponents decide until the learner must act or the game is over."""
-        game, seat, agents = self.game, self.seat, self.agents
-        assert game is not None
-        step, legal_actions = game.step, game.legal_actions
-        while game.phase != GAME_OVER and game.acting != seat:
-            step(agents[game.acting].act(game, legal_actions()))  # type: ignore[union-attr]
-
-    def _mask(self) -> np.ndarray:
-        mask = np.zeros(A.N_ACTIONS, dtype=np.int8)
-        if self.game is not None and not self._over:
-            mask[self.game.legal_actions()] = 1
-        return mask
-
-    def _info(self) -> dict[str, Any]:
-        """Fresh dict (gymnasium requires new objects per call): the mask, and at the end the
-        winners, the winner (-1 when shared), the scores and the game seed."""
-        info: dict[str, Any] = {"action_mask": self._mask()}
-        game = self.game
-        if self._over and game is not None and game.phase == GAME_OVER:
-            info["winners"] = game.winners
-            info["winner"] = -1 if game.winner is None else game.winner
-            info["scores"] = tuple(game.scores)
-            info["game_seed"] = self.game_seed
-        return info
 
 
 def register() -> None:
-    """Register ``ludolab/MastersGallery-v0`` with gymnasium (idempotent)."""
-    if ENV_ID in registration.registry:
-        return
-    registration.register(id=ENV_ID, entry_point="envs.gallery.gym_env:MastersGalleryEnv")
+    """Register ``ludolab/MastersGallery-v0`` with gymnasium (idempotent; importing
+    ``envs.gallery`` already does)."""
+    register_env(ENV_ID, "envs.gallery.gym_env:MastersGalleryEnv")
 
-
-# Importing this module registers the id, so
-# gymnasium.make("envs.gallery.gym_env:ludolab/MastersGallery-v0") works with no other import.
-register()
 
 __all__ = [
     "ENV_ID",
