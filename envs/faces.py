@@ -517,3 +517,44 @@ __all__ = [
     "order_enforced",
     "register_env",
 ]
+
+
+# ------------------------------------------------------------------------ observation layouts
+
+
+class BlockLayout:
+    """A flat observation vector made of named blocks: ``blocks(n_players)`` lists
+    ``(name, length)`` in order; this gives the slices, size, Box space and index names."""
+
+    def __init__(self, blocks: Callable[[int], list[tuple[str, int]]]) -> None:
+        self.blocks = blocks
+        self._slices: dict[int, dict[str, slice]] = {}
+
+    def block_slices(self, n_players: int) -> dict[str, slice]:
+        """Where each block sits in the vector: name -> slice (in block order)."""
+        if n_players not in self._slices:
+            out, start = {}, 0
+            for name, length in self.blocks(n_players):
+                out[name] = slice(start, start + length)
+                start += length
+            self._slices[n_players] = out
+        return self._slices[n_players]
+
+    def size(self, n_players: int) -> int:
+        """Length of the observation vector for ``n_players`` players."""
+        return sum(length for _, length in self.blocks(n_players))
+
+    def space(self, n_players: int) -> spaces.Box:
+        """``Box(0, 1, (size,), float32)``."""
+        return spaces.Box(low=0.0, high=1.0, shape=(self.size(n_players),), dtype=np.float32)
+
+    def describe_index(self, index: int, n_players: int) -> str:
+        """The block and offset of one vector entry, e.g. ``"my_hand[7]"`` (for reading
+        weights)."""
+        for name, sl in self.block_slices(n_players).items():
+            if sl.start <= index < sl.stop:
+                return f"{name}[{index - sl.start}]"
+        raise IndexError(
+            f"index {index} is outside the observation of size {self.size(n_players)}"
+        )
+

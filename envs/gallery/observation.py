@@ -65,6 +65,7 @@ from functools import cache
 import numpy as np
 from gymnasium import spaces
 
+from envs.faces import BlockLayout
 from envs.gallery.cards import ARTIST_CARDS, N_ARTISTS, N_CARDS, N_SYMBOLS, N_TYPES
 from envs.gallery.deal import MAX_PLAYERS, MIN_PLAYERS
 from envs.gallery.engine import (
@@ -112,34 +113,27 @@ def layout(n_players: int = 4) -> list[tuple[str, int]]:
     ]
 
 
-@cache
+_LAYOUT = BlockLayout(layout)
+
+
 def block_slices(n_players: int = 4) -> dict[str, slice]:
     """Where each block sits in the vector: name -> slice (same order as :func:`layout`)."""
-    out, start = {}, 0
-    for name, length in layout(n_players):
-        out[name] = slice(start, start + length)
-        start += length
-    return out
+    return _LAYOUT.block_slices(n_players)
 
 
 def observation_size(n_players: int = 4) -> int:
     """Length of the observation vector for ``n_players`` players (112 + 12 n)."""
-    return sum(length for _, length in layout(n_players))
+    return _LAYOUT.size(n_players)
 
 
 def observation_space(n_players: int = 4) -> spaces.Box:
     """The observation space: ``Box(0, 1, (observation_size(n_players),), float32)``."""
-    size = observation_size(n_players)
-    return spaces.Box(low=0.0, high=1.0, shape=(size,), dtype=np.float32)
+    return _LAYOUT.space(n_players)
 
 
 def describe_index(index: int, n_players: int = 4) -> str:
     """The block and offset of one vector entry, e.g. ``"my_hand[7]"`` (for reading weights)."""
-    for name, sl in block_slices(n_players).items():
-        if sl.start <= index < sl.stop:
-            return f"{name}[{index - sl.start}]"
-    size = observation_size(n_players)
-    raise IndexError(f"index {index} is outside the observation of size {size}")
+    return _LAYOUT.describe_index(index, n_players)
 
 
 def _inv(k: float) -> float:
