@@ -119,6 +119,21 @@ def render_board_grid(
 # ---------------------------------------------------------------------------------------------
 
 
+def draw_board(ax, board: Board, *, show_ids: bool = False) -> None:
+    """Draw ``board`` into matplotlib axes ``ax`` (sizes follow the axes' size on its figure)."""
+    _draw_board(ax, board, _points_per_unit(ax.figure, ax), show_ids=show_ids)
+
+
+def terrain_legend(fig: Figure, *, ncol: int, fontsize: float, y: float = 0.03) -> None:
+    """The terrain colours as a legend along the bottom of ``fig`` (``y`` in figure units)."""
+    _legend(fig, ncol=ncol, fontsize=fontsize, y=y)
+
+
+def board_extent() -> tuple[float, float]:
+    """(width, height) of a framed board in hex radii, to size grid cells."""
+    return 2 * _FRAME_APOTHEM / math.cos(math.pi / 6) + 0.2, 2 * _FRAME_APOTHEM + 0.2
+
+
 def _check_suffix(path: str | Path) -> Path:
     path = Path(path)
     if path.suffix.lower() not in SUPPORTED_SUFFIXES:
@@ -149,8 +164,7 @@ def _points_per_unit(fig: Figure, ax) -> float:
     """Typographic points per hex radius once the board fills the axes with equal aspect."""
     box = ax.get_position()
     w_in, h_in = box.width * fig.get_figwidth(), box.height * fig.get_figheight()
-    span_x = 2 * _FRAME_APOTHEM / math.cos(math.pi / 6) + 0.2
-    span_y = 2 * _FRAME_APOTHEM + 0.2
+    span_x, span_y = board_extent()
     return 72.0 * min(w_in / span_x, h_in / span_y)
 
 

@@ -1,0 +1,719 @@
+"""Paper figures from games tables: lengths, win rate by seat, scores, metric vs tightness, boards.
+
+Library behind ``ludolab plot RUN``. Every function takes tables (one row per game, as from
+:func:`research.metrics.per_game_metrics`, or one row per condition, as from
+:func:`research.metrics.condition_metrics`) and returns a :class:`matplotlib.figure.Figure`;
+:func:`save_figure` writes it as a vector PDF (TrueType fonts embedded) and a PNG, atomically.
+
+Style: :func:`paper_style` -- seaborn's ``ticks`` style and ``paper`` context, the colour-blind
+palette, ``pdf.fonttype`` / ``ps.fonttype`` 42 (TrueType, as publishers ask) -- applied through
+:func:`matplotlib.rc_context`, so nothing leaks into the caller's rcParams. Widths fit a paper:
+:data:`ONE_COLUMN` (3.5 in) and :data:`TWO_COLUMN` (7 in).
+
+Figures are plain :class:`~matplotlib.figure.Figure` objects, never registered with pyplot: no
+display or backend is needed (they render with Agg), nothing has to be closed, and
+``plt.get_fignums()`` is unaffected. Conditions appear in the order of
+:func:`research.stats.condition_order` (``order`` if given, else category order, else first
+appearance -- :func:`~research.metrics.condition_metrics` sorts its rows, so pass the same
+``order`` to every figure of a run). Each condition keeps one colour across figures: by default
+:func:`condition_palette` of the sorted condition names, or an explicit ``palette``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import re
+import warnings
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import seaborn as sns
+from cycler import cycler
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+from scipy import stats as st
+
+from envs.catan.board import Board
+from research.metrics.registry import METRICS
+from research.plots import board as board_plot
+from research.stats.compare import condition_order
+
+ONE_COLUMN: float = 3.5
+"""Width in inches of a figure spanning one column of a two-column paper."""
+TWO_COLUMN: float = 7.0
+"""Width in inches of a figure spanning the full text width."""
+FORMATS: tuple[str, ...] = ("pdf", "png")
+"""What :func:`save_figure` writes by default, in this order."""
+PNG_DPI: int = 300
+PALETTE: str = "colorblind"
+"""The seaborn palette every figure uses."""
+
+_WIN_RATE = re.compile(r"^win_rate_(\d+)$")
+
+
+# ----------------------------------------------------------------------------- style
+
+
+def paper_rc(font_scale: float = 1.0) -> dict[str, Any]:
+    """The rcParams of the paper style (see :func:`paper_style`), as a dict."""
+    rc: dict[str, Any] = {}
+    rc.update(sns.axes_style("ticks"))
+    rc.update(sns.plotting_context("paper", font_scale=font_scale))
+    rc.update(
+        {
+            "axes.prop_cycle": cycler(color=sns.color_palette(PALETTE)),
+            "pdf.fonttype": 42,  # TrueType (Type 42), not Type 3
+            "ps.fonttype": 42,
+            "svg.fonttype": "none",
+            "font.family": "sans-serif",
+            "font.sans-serif": ["DejaVu Sans", "Arial", "Helvetica", "sans-serif"],
+            "mathtext.fontset": "dejavusans",
+            "figure.dpi": 100,
+            "savefig.dpi": PNG_DPI,
+            "savefig.facecolor": "white",
+            "figure.facecolor": "white",
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "legend.frameon": False,
+            "errorbar.capsize": 2.0,
+        }
+    )
+    return rc
+
+
+@contextlib.contextmanager
+def paper_style(font_scale: float = 1.0) -> Iterator[dict[str, Any]]:
+    """Within the block, matplotlib draws in the paper style; rcParams are restored after.
+
+    Seaborn ``ticks`` style and ``paper`` context (scaled by ``font_scale``), the
+    ``colorblind`` palette as the colour cycle, DejaVu Sans, and ``pdf.fonttype`` =
+    ``ps.fonttype`` = 42 so PDF/PS files embed TrueType fonts. Yields the rc dict applied.
+    """
+    rc = paper_rc(font_scale)
+    with matplotlib.rc_context(rc):
+        yield rc
+
+
+def condition_palette(conditions: Sequence[Hashable]) -> dict[Hashable, tuple[float, ...]]:
+    """One colour of the colour-blind palette per condition, in order (cycling after 10)."""
+    colours = sns.color_palette(PALETTE, max(len(conditions), 1))
+    return {c: colours[i] for i, c in enumerate(conditions)}
+
+
+def metric_label(column: str) -> str:
+    """An axis label for a metric column: its name in words and its unit from
+    :data:`research.metrics.METRICS` (left out when longer than 12 characters);
+    ``<metric>_mean`` of a known metric reads "mean <metric>"; other columns (board features)
+    are their name in words."""
+    words = column.replace("_", " ")
+    if column.endswith("_mean") and _lookup(column[: -len("_mean")]) is not None:
+        return "mean " + metric_label(column[: -len("_mean")])
+    meta = _lookup(column)
+    if meta is None:
+        return words
+    unit = re.sub(r"\s*[\[(].*$", "", meta.unit).strip()
+    if not unit or len(unit) > 12 or unit in ("bool", "as the metric") or unit in words.split():
+        return words
+    return f"{words} ({unit})"
+
+
+def _lookup(column: str) -> Any:
+    for key in (column, f"catan.{column}", f"gallery.{column}", f"condition.{column}"):
+        if key in METRICS:
+            return METRICS[key]
+    return None
+
+
+# ----------------------------------------------------------------------------- saving
+
+
+def save_figure(
+    fig: Figure,
+    path: str | Path,
+    formats: Sequence[str] = FORMATS,
+    *,
+    dpi: int = PNG_DPI,
+) -> list[Path]:
+    """Write ``fig`` as ``<path>.pdf`` and ``<path>.png`` (``formats``); return the paths.
+
+    ``path`` is given without a suffix (a trailing ``.pdf``/``.png``/``.svg`` is dropped).
+    Every file is first written to a temporary file in the target directory; only when all
+    formats have rendered are they renamed into place, so an error leaves no file (nor any
+    temporary) behind. Saved in :func:`paper_style` (TrueType fonts in the PDF), with a white
+    background, ``dpi`` for the PNG, and no creation date in the PDF (reproducible bytes).
+    """
+    formats = [f.lower().lstrip(".") for f in formats]
+    bad = [f for f in formats if f not in ("pdf", "png", "svg")]
+    if bad or not formats:
+        raise ValueError(f"cannot save figures as {bad or formats}; use pdf, png or svg")
+    path = Path(path)
+    if path.suffix.lower() in (".pdf", ".png", ".svg"):
+        path = path.with_suffix("")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    targets = [path.with_name(f"{path.name}.{fmt}") for fmt in formats]
+    temps = [t.with_name(f".{t.name}.{os.getpid()}.partial") for t in targets]
+    metadata = {"pdf": {"CreationDate": None}, "png": None, "svg": {"Date": None}}
+    try:
+        with paper_style():
+            for fmt, tmp in zip(formats, temps, strict=True):
+                with tmp.open("wb") as fh:
+                    fig.savefig(fh, format=fmt, dpi=dpi, facecolor="white", metadata=metadata[fmt])
+        for tmp, target in zip(temps, targets, strict=True):
+            os.replace(tmp, target)
+    finally:
+        for tmp in temps:
+            tmp.unlink(missing_ok=True)
+    return targets
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _check_columns(df: pd.DataFrame, *cols: str | None) -> None:
+    missing = [c for c in cols if c is not None and c not in df.columns]
+    if missing:
+        raise KeyError(f"column(s) {missing} not in the table (have {list(df.columns)})")
+
+
+def _conditions(
+    df: pd.DataFrame, by: str, order: Sequence[Hashable] | None
+) -> tuple[pd.DataFrame, list[str]]:
+    """A copy of ``df`` restricted to the ordered conditions, with ``by`` as strings (seaborn
+    treats them as categories), and the ordered condition labels."""
+    _check_columns(df, by)
+    conds = condition_order(df, by, order)
+    if not conds:
+        raise ValueError(f"no conditions in column {by!r}")
+    out = df[df[by].isin(conds)].copy()
+    labels = [str(c) for c in conds]
+    out[by] = pd.Categorical(out[by].map(str), categories=labels)
+    return out, labels
+
+
+def _figure(width: float, height: float, *, constrained: bool = True) -> Figure:
+    """A pyplot-free figure (rendered with Agg when saved)."""
+    return Figure(figsize=(width, height), layout="constrained" if constrained else None)
+
+
+def _finish(fig: Figure) -> Figure:
+    """Lay out and draw once inside the style, so lazily created artists (ticks) get it too."""
+    fig.draw_without_rendering()
+    return fig
+
+
+def _numeric(df: pd.DataFrame, column: str) -> pd.Series:
+    col = df[column]
+    if pd.api.types.is_bool_dtype(col):
+        return col.astype(float)
+    if not pd.api.types.is_numeric_dtype(col):
+        raise TypeError(f"column {column!r} is not numeric (dtype {col.dtype})")
+    return col.astype(float)
+
+
+def _is_sequence_column(col: pd.Series) -> bool:
+    first = col.dropna()
+    return bool(len(first)) and isinstance(first.iloc[0], list | tuple | np.ndarray)
+
+
+def _mean_ci(values: np.ndarray, confidence: float) -> tuple[float, float, float]:
+    """Mean and its t-based confidence interval (NaN ends with fewer than 2 values)."""
+    v = values[np.isfinite(values)]
+    if v.size == 0:
+        return math.nan, math.nan, math.nan
+    m = float(v.mean())
+    if v.size < 2:
+        return m, math.nan, math.nan
+    half = float(st.t.ppf(0.5 + confidence / 2, v.size - 1) * v.std(ddof=1) / math.sqrt(v.size))
+    return m, m - half, m + half
+
+
+@contextlib.contextmanager
+def _quiet_seaborn() -> Iterator[None]:
+    """Silence seaborn 0.13's use of Matplotlib's deprecated ``boxplot(vert=...)`` (3.11+)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"vert: bool was deprecated")
+        yield
+
+
+def _palette(labels: list[str], palette: Mapping[Hashable, Any] | None) -> dict[str, Any]:
+    """Colours by condition label: ``palette`` (keys are conditions or their str) for the
+    conditions it names; the rest get :func:`condition_palette` of the labels *sorted*, so a
+    condition keeps its colour across tables whatever their row order."""
+    auto = condition_palette(sorted(labels))
+    if palette is None:
+        return auto
+    given = {str(k): v for k, v in palette.items()}
+    return {lab: given.get(lab, auto[lab]) for lab in labels}
+
+
+def _top_legend(fig: Figure, ax: Axes, n: int) -> None:
+    """The axes' legend above the plot, across the figure (constrained layout makes room)."""
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        fig.legend(
+            handles,
+            labels,
+            loc="outside upper center",
+            ncol=min(n, 3),
+            fontsize="x-small",
+            handletextpad=0.3,
+            columnspacing=1.0,
+        )
+
+
+def _auto_width(n_conditions: int) -> float:
+    return ONE_COLUMN if n_conditions <= 4 else TWO_COLUMN
+
+
+def _distribution_axes(
+    ax: Axes,
+    df: pd.DataFrame,
+    by: str,
+    column: str,
+    labels: list[str],
+    kind: str,
+    palette: Mapping[str, Any],
+    seed: int,
+) -> None:
+    """Conditions on the y axis, ``column`` on the x axis (violin/box + points, or ECDF)."""
+    common = {"data": df, "x": column, "y": by, "order": labels, "ax": ax}
+    if kind == "ecdf":
+        sns.ecdfplot(data=df, x=column, hue=by, hue_order=labels, palette=palette, ax=ax)
+        ax.set_ylabel("share of games")
+        return
+    if kind == "violin":
+        sns.violinplot(
+            **common,
+            hue=by,
+            hue_order=labels,
+            palette=palette,
+            legend=False,
+            orient="h",
+            cut=0,
+            inner="quart",
+            linewidth=0.6,
+            density_norm="width",
+        )
+    elif kind == "box":
+        with _quiet_seaborn():
+            sns.boxplot(
+                **common,
+                hue=by,
+                hue_order=labels,
+                palette=palette,
+                legend=False,
+                orient="h",
+                width=0.6,
+                linewidth=0.7,
+                showfliers=False,
+            )
+    else:
+        raise ValueError(f"kind must be 'violin', 'box' or 'ecdf', got {kind!r}")
+    rng = np.random.default_rng(seed)
+    # Points on top, jittered by a seeded generator (seaborn's jitter uses the global one).
+    for i, lab in enumerate(labels):
+        x = df.loc[df[by] == lab, column].to_numpy(dtype=float)
+        x = x[np.isfinite(x)]
+        y = i + rng.uniform(-0.12, 0.12, size=x.size)
+        ax.scatter(x, y, s=3, color="0.15", alpha=0.45, linewidths=0, zorder=3)
+    ax.set_ylabel("")
+
+
+# ----------------------------------------------------------------------------- figures
+
+
+def length_distributions(
+    per_game: pd.DataFrame,
+    by: str = "condition",
+    column: str = "turns",
+    *,
+    order: Sequence[Hashable] | None = None,
+    kind: Literal["violin", "box", "ecdf"] = "violin",
+    palette: Mapping[Hashable, Any] | None = None,
+    label: str | None = None,
+    width: float | None = None,
+    seed: int = 0,
+) -> Figure:
+    """Distribution of game length (``column``: ``turns`` or ``rounds``) per condition.
+
+    ``kind="violin"`` (default) or ``"box"``: one horizontal violin/box per condition, top to
+    bottom in ``order``, with the games as jittered points (jitter seeded by ``seed``; one
+    :class:`~matplotlib.collections.PathCollection` per condition); ``"ecdf"``: one empirical
+    CDF line per condition. When the table has a ``truncated`` column with any True (games cut
+    off by the turn limit, drawn at that limit), a dashed vertical line marks the limit.
+    ``palette`` maps conditions to colours (default: :func:`condition_palette` of the order),
+    ``label`` overrides the x label. Returns a one-axes figure ``width`` inches wide (default
+    :data:`ONE_COLUMN` for up to 4 conditions, else :data:`TWO_COLUMN`).
+    """
+    return _distribution_figure(
+        per_game, by, column, order, kind, palette, label, width, seed, "length"
+    )
+
+
+def score_distributions(
+    table: pd.DataFrame,
+    by: str = "condition",
+    column: str = "score_spread",
+    *,
+    order: Sequence[Hashable] | None = None,
+    kind: Literal["violin", "box", "ecdf"] = "box",
+    palette: Mapping[Hashable, Any] | None = None,
+    label: str | None = None,
+    width: float | None = None,
+    seed: int = 0,
+) -> Figure:
+    """Distribution of a score per condition.
+
+    A numeric per-game column (``score_spread``, ``winner_margin``, any per-game metric) is
+    drawn as :func:`length_distributions` draws lengths (default ``kind="box"``: scores are
+    small integers). A column of per-seat sequences -- the games table's final scores,
+    ``final_vp`` (Catan) or ``final_scores`` (Masters Gallery) -- is drawn as one box per seat
+    within each condition, the seats coloured and in a legend titled "seat" (``palette`` and
+    ``kind`` do not apply). Returns a one-axes figure.
+    """
+    _check_columns(table, column)
+    if not _is_sequence_column(table[column]):
+        return _distribution_figure(
+            table, by, column, order, kind, palette, label, width, seed, "score"
+        )
+    df, labels = _conditions(table, by, order)
+    values = df[column].map(lambda v: [float(x) for x in v])
+    long = pd.DataFrame(
+        {
+            by: np.repeat(df[by].to_numpy(), values.map(len).to_numpy()),
+            "seat": [s for v in values for s in range(len(v))],
+            column: [x for v in values for x in v],
+        }
+    )
+    seats = [str(s) for s in sorted(long["seat"].unique())]
+    long["seat"] = pd.Categorical(long["seat"].map(str), categories=seats)
+    long[by] = pd.Categorical(long[by].astype(str), categories=labels)
+    with paper_style():
+        fig = _figure(width or _auto_width(len(labels)), 1.4 + 0.45 * len(labels))
+        ax = fig.add_subplot()
+        with _quiet_seaborn():
+            sns.boxplot(
+                data=long,
+                x=column,
+                y=by,
+                order=labels,
+                hue="seat",
+                hue_order=seats,
+                palette=sns.color_palette(PALETTE, len(seats)),
+                orient="h",
+                width=0.75,
+                linewidth=0.6,
+                fliersize=1.5,
+                legend=False,
+                ax=ax,
+            )
+        handles = [
+            Patch(facecolor=c, edgecolor="0.2", linewidth=0.5, label=s)
+            for s, c in zip(seats, sns.color_palette(PALETTE, len(seats)), strict=True)
+        ]
+        fig.legend(
+            handles=handles,
+            title="seat",
+            loc="outside upper center",
+            ncol=len(seats),
+            fontsize="x-small",
+            title_fontsize="x-small",
+            handlelength=1.0,
+            columnspacing=1.0,
+        )
+        default = "final score" if column in ("final_vp", "final_scores") else metric_label(column)
+        ax.set_xlabel(label or default)
+        ax.set_ylabel("")
+        return _finish(fig)
+
+
+def _distribution_figure(
+    table: pd.DataFrame,
+    by: str,
+    column: str,
+    order: Sequence[Hashable] | None,
+    kind: str,
+    palette: Mapping[Hashable, Any] | None,
+    label: str | None,
+    width: float | None,
+    seed: int,
+    what: str,
+) -> Figure:
+    _check_columns(table, column)
+    if kind not in ("violin", "box", "ecdf"):
+        raise ValueError(f"kind must be 'violin', 'box' or 'ecdf', got {kind!r}")
+    df, labels = _conditions(table, by, order)
+    df[column] = _numeric(df, column)
+    colours = _palette(labels, palette)
+    with paper_style():
+        height = 1.1 + 0.3 * len(labels) if kind != "ecdf" else 2.4
+        fig = _figure(width or _auto_width(len(labels)), height)
+        ax = fig.add_subplot()
+        _distribution_axes(ax, df, by, column, labels, kind, colours, seed)
+        if what == "length" and "truncated" in df.columns and df["truncated"].astype(bool).any():
+            limit = float(df.loc[df["truncated"].astype(bool), column].max())
+            ax.axvline(limit, color="0.4", linestyle="--", linewidth=0.7, zorder=1)
+        ax.set_xlabel(label or metric_label(column))
+        if kind == "ecdf" and ax.get_legend() is not None:
+            sns.move_legend(
+                ax,
+                "lower center",
+                bbox_to_anchor=(0.5, 1.0),
+                ncol=min(len(labels), 3),
+                title=None,
+                fontsize="x-small",
+                frameon=False,
+            )
+        return _finish(fig)
+
+
+def win_rates_by_seat(
+    condition_table: pd.DataFrame,
+    by: str = "condition",
+    *,
+    order: Sequence[Hashable] | None = None,
+    palette: Mapping[Hashable, Any] | None = None,
+    width: float | None = None,
+) -> Figure:
+    """Win rate of every seat per condition with its Wilson 95% interval, and the fair share.
+
+    Reads the columns of :func:`research.metrics.condition_metrics`: ``win_rate_<s>``,
+    ``win_rate_<s>_low``, ``win_rate_<s>_high`` and, when present, ``n_players`` (seats of the
+    condition; else the seats with a non-NaN rate) and ``n_decided`` (shown in the legend).
+    Seats are on the x axis (0 moves first), conditions side by side within a seat, one
+    :class:`~matplotlib.container.ErrorbarContainer` per condition (labelled with the condition)
+    holding one point and one interval per seat of that condition. The fair share 1/n is a
+    dashed grey line per distinct seat count n. The legend is above the plot.
+    """
+    seats = sorted(int(m.group(1)) for c in condition_table.columns if (m := _WIN_RATE.match(c)))
+    if not seats:
+        raise KeyError("no win_rate_<s> columns: not a condition_metrics table")
+    _check_columns(condition_table, *(f"win_rate_{s}{x}" for s in seats for x in ("_low", "_high")))
+    df, labels = _conditions(condition_table, by, order)
+    if df[by].duplicated().any():
+        raise ValueError(f"more than one row per condition in column {by!r}")
+    df = df.set_index(by).loc[labels]
+    n_cond = len(labels)
+    colours = _palette(labels, palette)
+    with paper_style():
+        fig = _figure(width or _auto_width(n_cond), 2.5)
+        ax = fig.add_subplot()
+        span = min(0.6, 0.12 * n_cond)
+        offsets = np.linspace(-span / 2, span / 2, n_cond) if n_cond > 1 else np.zeros(1)
+        markers = ["o", "s", "D", "^", "v", "P", "X", "<", ">", "p"]
+        fair: set[int] = set()
+        for i, lab in enumerate(labels):
+            row = df.loc[lab]
+            if "n_players" in df.columns and pd.notna(row["n_players"]):
+                n = int(row["n_players"])
+            else:
+                n = int(sum(pd.notna(row[f"win_rate_{s}"]) for s in seats))
+            own = [s for s in seats if s < n]
+            rate = np.array([row[f"win_rate_{s}"] for s in own], dtype=float)
+            low = np.array([row[f"win_rate_{s}_low"] for s in own], dtype=float)
+            high = np.array([row[f"win_rate_{s}_high"] for s in own], dtype=float)
+            # clip: the Wilson ends can miss a rate of 0 or 1 by rounding
+            yerr = np.clip(np.vstack([rate - low, high - rate]), 0.0, None)
+            legend = lab
+            if "n_decided" in df.columns and pd.notna(row["n_decided"]):
+                legend = f"{lab} (n={int(row['n_decided'])})"
+            ax.errorbar(
+                np.asarray(own, dtype=float) + offsets[i],
+                rate,
+                yerr=yerr,
+                fmt=markers[i % len(markers)],
+                color=colours[lab],
+                markersize=3.5,
+                elinewidth=0.9,
+                capsize=2.0,
+                label=legend,
+                zorder=3,
+            )
+            if n > 0:
+                fair.add(n)
+        for n in sorted(fair):
+            ax.axhline(1.0 / n, color="0.5", linestyle="--", linewidth=0.8, zorder=1)
+            ax.annotate(
+                f"1/{n}",
+                xy=(1.0, 1.0 / n),
+                xycoords=("axes fraction", "data"),
+                xytext=(2, 0),
+                textcoords="offset points",
+                va="center",
+                fontsize="x-small",
+                color="0.4",
+            )
+        ax.set_xticks(seats)
+        ax.set_xlim(seats[0] - 0.5, seats[-1] + 0.5)
+        ax.set_ylim(-0.02, max(ax.get_ylim()[1], 0.5))
+        ax.set_xlabel("seat (0 moves first)")
+        ax.set_ylabel("win rate (Wilson 95% CI)")
+        _top_legend(fig, ax, n_cond)
+        return _finish(fig)
+
+
+def metric_vs_tightness(
+    table: pd.DataFrame,
+    x: str,
+    y: str,
+    hue: str | None = "condition",
+    *,
+    order: Sequence[Hashable] | None = None,
+    means: bool | None = None,
+    confidence: float = 0.95,
+    palette: Mapping[Hashable, Any] | None = None,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+    width: float = ONE_COLUMN,
+    seed: int = 0,
+) -> Figure:
+    """A metric ``y`` against a numeric tightness ``x`` (a constraint's threshold, a board
+    feature), coloured by ``hue`` (None: one group).
+
+    ``means=False``: every row is a point (one scatter collection per ``hue`` group) and one
+    least-squares line over all rows with its ``confidence`` band (bootstrap seeded by
+    ``seed``, via :func:`seaborn.regplot`; no line when x is constant). ``means=True``: one
+    point per group at the group's mean x, with the mean of y and its t-based ``confidence``
+    interval (one :class:`~matplotlib.container.ErrorbarContainer` per group; no interval for a
+    single-row group, e.g. from a condition table), joined in x order by a thin grey line.
+    ``None`` (default) picks means when x takes one value within every group -- a tightness
+    set per condition -- and points otherwise (a per-board feature). Rows with a missing x or
+    y are dropped. Raises KeyError for a missing column, ValueError if no row is left.
+    """
+    _check_columns(table, x, y)
+    if hue is None:
+        df = table.copy()
+        hue = "_group"
+        df[hue] = "all"
+        labels = ["all"]
+    else:
+        df, labels = _conditions(table, hue, order)
+    df[x] = _numeric(df, x)
+    df[y] = _numeric(df, y)
+    df = df[np.isfinite(df[x]) & np.isfinite(df[y])]
+    if df.empty:
+        raise ValueError(f"no rows with both {x!r} and {y!r}")
+    labels = [lab for lab in labels if (df[hue] == lab).any()]
+    if means is None:
+        means = bool((df.groupby(hue, observed=True)[x].nunique() <= 1).all())
+    colours = _palette(labels, palette)
+    with paper_style():
+        fig = _figure(width, 2.6)
+        ax = fig.add_subplot()
+        if means:
+            points = []
+            for lab in labels:
+                g = df[df[hue] == lab]
+                m, lo, hi = _mean_ci(g[y].to_numpy(), confidence)
+                points.append((float(g[x].mean()), m, lo, hi, lab))
+                yerr = None if math.isnan(lo) else np.array([[m - lo], [hi - m]])
+                ax.errorbar(
+                    [points[-1][0]],
+                    [m],
+                    yerr=yerr,
+                    fmt="o",
+                    color=colours[lab],
+                    markersize=4,
+                    capsize=2.0,
+                    label=lab,
+                    zorder=3,
+                )
+            line = sorted(points, key=lambda p: p[0])
+            ax.plot([p[0] for p in line], [p[1] for p in line], color="0.6", lw=0.7, zorder=1)
+            default_y = metric_label(y)
+            if len(df) > len(labels):  # some group averaged over several rows
+                default_y += f", mean ± {confidence:.0%} CI"
+        else:
+            for lab in labels:
+                g = df[df[hue] == lab]
+                ax.scatter(g[x], g[y], s=6, color=colours[lab], alpha=0.6, linewidths=0, label=lab)
+            if df[x].nunique() > 1:
+                sns.regplot(
+                    data=df,
+                    x=x,
+                    y=y,
+                    scatter=False,
+                    ci=round(confidence * 100),
+                    seed=seed,
+                    color="0.2",
+                    line_kws={"linewidth": 1.0},
+                    ax=ax,
+                )
+            default_y = metric_label(y)
+        ax.set_xlabel(xlabel or metric_label(x))
+        ax.set_ylabel(ylabel or default_y)
+        if hue != "_group":
+            _top_legend(fig, ax, len(labels))
+        return _finish(fig)
+
+
+def example_boards(
+    boards_by_condition: Mapping[Hashable, Sequence[Board]],
+    n: int = 3,
+    *,
+    width: float = TWO_COLUMN,
+) -> Figure:
+    """A grid of example boards: one row per condition (labelled on the left, in the mapping's
+    order), its first ``n`` boards left to right, and the terrain legend below.
+
+    Drawn with the board pictures' own drawing code (:mod:`research.plots.board`), so boards
+    look as in ``render_board``; one axes per board drawn. A condition with fewer boards leaves
+    its remaining cells empty; the grid has as many columns as the fullest row (at most ``n``).
+    Raises ValueError with no board at all or ``n`` < 1.
+    """
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+    rows = [(str(c), list(bs)[:n]) for c, bs in boards_by_condition.items()]
+    if not any(bs for _, bs in rows):
+        raise ValueError("example_boards needs at least one board")
+    ncols = max(len(bs) for _, bs in rows)
+    label_w, legend_h, gap = 0.22, 0.3, 0.04
+    cell_w = (width - label_w) / ncols
+    span_x, span_y = board_plot.board_extent()
+    cell_h = (cell_w - gap) * span_y / span_x + gap
+    height = len(rows) * cell_h + legend_h
+    with paper_style():
+        fig = _figure(width, height, constrained=False)
+        for r, (label, boards) in enumerate(rows):
+            bottom = (legend_h + (len(rows) - 1 - r) * cell_h + gap / 2) / height
+            fig.text(
+                0.5 * label_w / width,
+                bottom + (cell_h - gap) / 2 / height,
+                label,
+                rotation=90,
+                ha="center",
+                va="center",
+                fontsize="small",
+            )
+            for c, board in enumerate(boards):
+                left = (label_w + c * cell_w + gap / 2) / width
+                ax = fig.add_axes((left, bottom, (cell_w - gap) / width, (cell_h - gap) / height))
+                board_plot.draw_board(ax, board)
+        board_plot.terrain_legend(fig, ncol=6, fontsize=6.5, y=0.5 * legend_h / height)
+        return _finish(fig)
+
+
+__all__ = [
+    "FORMATS",
+    "ONE_COLUMN",
+    "PALETTE",
+    "PNG_DPI",
+    "TWO_COLUMN",
+    "condition_palette",
+    "example_boards",
+    "length_distributions",
+    "metric_label",
+    "metric_vs_tightness",
+    "paper_rc",
+    "paper_style",
+    "save_figure",
+    "score_distributions",
+    "win_rates_by_seat",
+]
