@@ -12,8 +12,8 @@ from research.gallery.deals import (
     DealConstraintError,
     DealContext,
     DealSamplingError,
-    _as_deal_set,
     _list_plan,
+    as_deal_set,
     check_deals,
     describe_constraints,
     exact_plan,
@@ -146,7 +146,7 @@ CASES = [
 @pytest.mark.parametrize("method", ["auto", "rejection", "exact"])
 def test_generated_deals_satisfy_and_validate(spec, players, params, method):
     ctx = DealContext(players)
-    bound = _as_deal_set(spec, params).bind(ctx)
+    bound = as_deal_set(spec, params).bind(ctx)
     # exact only where the planner applies; rejection only where acceptance allows
     if method == "exact" and exact_plan(bound, ctx) is None:
         with pytest.raises(DealSamplingError, match="exact sampler cannot"):
@@ -222,7 +222,7 @@ def test_shipped_sets_load_and_generate():
 )
 def test_exact_probability_matches_rejection_rate(spec, players, params):
     _, report = generate_deals(spec, players, 300, 5, params, method="rejection")
-    dset_bound = _as_deal_set(spec, params).bind(DealContext(players))
+    dset_bound = as_deal_set(spec, params).bind(DealContext(players))
     plan = exact_plan(dset_bound, DealContext(players))
     p, rate, draws = plan.exact_probability, report.acceptance, report.draws
     sd = np.sqrt(p * (1 - p) / draws)

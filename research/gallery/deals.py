@@ -606,7 +606,7 @@ def parse_deal_set(data: Mapping[str, Any], source: str, default_name: str) -> D
     )
 
 
-def _as_deal_set(constraints: Any, params: Mapping[str, Any] | None) -> DealSet:
+def as_deal_set(constraints: Any, params: Mapping[str, Any] | None) -> DealSet:
     """Normalise the ``constraints`` argument and merge ``params`` into it."""
     if isinstance(constraints, DealSet):
         dset = constraints
@@ -1058,7 +1058,7 @@ def generate_deals(
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise DealConstraintError(f"seed must be an integer >= 0, got {seed!r}")
     ctx = DealContext(n_players, hand_size, symbols)
-    dset = _as_deal_set(constraints, params)
+    dset = as_deal_set(constraints, params)
     bound = dset.bind(ctx)
     report = DealReport(dset.label, [c.describe() for c in bound], n_players, "fair", seed=seed)
     rng = np.random.default_rng(np.random.SeedSequence([seed, n_players]))
