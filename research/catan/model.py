@@ -71,7 +71,12 @@ def board_model(
             _declare(
                 "number", "1..H", f"{{0, {', '.join(map(str, values))}}}", fixed.get("numbers")
             ),
-            f"constraint global_cardinality(number, {[0, *values]}, {[n_desert, *counts]});",
+            # Counted with sums of reified equalities, not global_cardinality: Gecode 6.2.0 can
+            # hang inside global_cardinality on the tokens, ignoring its time limit.
+            *(
+                f"constraint sum(h in 1..H)(bool2int(number[h] = {v})) = {k};"
+                for v, k in zip([0, *values], [n_desert, *counts], strict=True)
+            ),
             f"constraint forall(h in 1..H)(number[h] = 0 <-> terrain[h] = {DESERT});",
         ]
         if "numbers" not in fixed:
