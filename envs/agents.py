@@ -45,6 +45,16 @@ class Agent:
         return self.name
 
 
+def play_out(game: Any, agents: Sequence[Agent], seed: int) -> None:
+    """Reset seat ``i``'s agent with (``i``, ``seed``), then let the agents decide until the
+    game is over (the fast path: no observation encoding)."""
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, seed)
+    step, legal_actions = game.step, game.legal_actions
+    while not game.done:
+        step(agents[game.acting].act(game, legal_actions()))
+
+
 class AgentSpecError(ValueError):
     """An agent name or parameter that does not exist."""
 

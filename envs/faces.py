@@ -21,7 +21,6 @@ ending the episode with reward -1); rewards 0 until the end.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol
 
@@ -32,6 +31,8 @@ from gymnasium.envs import registration
 from gymnasium.error import ResetNeeded
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+
+from envs.rules import as_action
 
 SEED_BOUND = 2**63  # game seeds are drawn from [0, 2**63)
 
@@ -112,14 +113,6 @@ def make_options(game_options: Any, kind: type) -> Any:
     )
 
 
-def as_action(action: Any, n_actions: int, error: type[Exception]) -> int:
-    """An action as a plain int (accepts numpy integers and 0-d integer arrays, not floats)."""
-    try:
-        return operator.index(action)
-    except TypeError as exc:
-        raise error(f"action {action!r} is not an integer action index 0..{n_actions - 1}") from exc
-
-
 def register_env(env_id: str, entry_point: str) -> None:
     """Register ``env_id`` with gymnasium unless it already is (idempotent, no warning)."""
     if env_id in registration.registry:
@@ -155,8 +148,7 @@ class GameFace:
 
     Class attributes: ``n_actions`` (the Discrete action count), ``min_players`` and
     ``max_players``, ``setup_name`` (the constructor argument and reset option: ``"board"``,
-    ``"deal"``), ``setup_type`` (its class), ``options_type`` (the engine's options class),
-    ``illegal_action_error`` (the engine's error for an action that is not legal).
+    ``"deal"``), ``setup_type`` (its class), ``options_type`` (the engine's options class).
     """
 
     n_actions: ClassVar[int]
@@ -165,7 +157,6 @@ class GameFace:
     setup_name: ClassVar[str]
     setup_type: ClassVar[type]
     options_type: ClassVar[type]
-    illegal_action_error: ClassVar[type[Exception]]
 
     n_players: int
     setup_source: Any
@@ -212,7 +203,7 @@ class GameFace:
         self.game_options = make_options(game_options, self.options_type)
 
     def _as_action(self, action: Any) -> int:
-        return as_action(action, self.n_actions, self.illegal_action_error)
+        return as_action(action, self.n_actions)
 
 
 # ---------------------------------------------------------------------------------- gymnasium
@@ -510,7 +501,6 @@ __all__ = [
     "GameFace",
     "LearnerSeatEnv",
     "SeatsAECEnv",
-    "as_action",
     "check_setup_source",
     "draw_setup",
     "make_options",

@@ -35,13 +35,13 @@ leave room, each an option or documented here:
 
 from __future__ import annotations
 
-import operator
 import random
 from dataclasses import dataclass
 
 from envs.catan import actions as A
 from envs.catan.board import DESERT, Board
 from envs.catan.topology import load_layout
+from envs.rules import IllegalActionError, InvariantError, as_action, illegal_message
 
 # Phases: what kind of decision is pending.
 SETUP_SETTLEMENT, SETUP_ROAD, PRE_ROLL, MAIN, DISCARD, MOVE_ROBBER, STEAL = range(7)
@@ -74,14 +74,6 @@ DEV_COST = (0, 1, 1, 0, 1)
 CARDS_PER_RESOURCE = 19
 SETTLEMENTS_PER_PLAYER, CITIES_PER_PLAYER, ROADS_PER_PLAYER = 5, 4, 15
 LONGEST_ROAD_MIN, LARGEST_ARMY_MIN = 5, 3
-
-
-class IllegalActionError(ValueError):
-    """An action that is not legal in the current state (the state is left unchanged)."""
-
-
-class InvariantError(AssertionError):
-    """The engine's state broke one of the game's conservation laws (a bug in the engine)."""
 
 
 @dataclass(frozen=True)
@@ -214,16 +206,6 @@ def _longest_trail(
                 if not used & bit:
                     stack.append((w, used | bit, length + 1))
     return best
-
-
-def _as_action(action: object) -> int:
-    """An action index from any integer type (numpy included); anything else is illegal."""
-    try:
-        return operator.index(action)  # type: ignore[arg-type]
-    except TypeError:
-        raise IllegalActionError(
-            f"action {action!r} is not an integer action index 0..{A.N_ACTIONS - 1}"
-        ) from None
 
 
 class Game:
@@ -615,7 +597,7 @@ class Game:
     def step(self, action: int) -> None:
         """Apply ``action`` for seat ``acting``. Raises :class:`IllegalActionError` if illegal."""
         if type(action) is not int:
-            action = _as_action(action)
+            action = as_action(action, A.N_ACTIONS)
         legal = self._legal
         if not (action in legal if legal is not None else self.is_legal(action)):
             raise IllegalActionError(self._illegal_message(action))
@@ -669,15 +651,10 @@ class Game:
             self._finish(p)
 
     def _illegal_message(self, action: int) -> str:
-        if self.phase == GAME_OVER:
-            return f"action {action} ({A.describe(action)}): the game is over"
-        legal = self.legal_actions()
-        shown = ", ".join(f"{a} {A.describe(a)}" for a in legal[:12])
-        more = f", ... ({len(legal)} in all)" if len(legal) > 12 else ""
-        return (
-            f"action {action} ({A.describe(action)}) is not legal for seat {self.acting} "
-            f"in phase {PHASE_NAMES[self.phase]}; legal: {shown}{more}"
-        )
+        over = self.phase == GAME_OVER
+        legal = [] if over else self.legal_actions()
+        phase = PHASE_NAMES[self.phase]
+        return illegal_message(action, A.describe, legal, self.acting, phase, over)
 
     def _main_step(self, p: int, a: int) -> None:
         if a == A.END_TURN:

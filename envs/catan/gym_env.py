@@ -47,7 +47,7 @@ import numpy as np
 from envs.catan import actions as A
 from envs.catan.agents import Agent, parse_agent_spec
 from envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS, Board
-from envs.catan.engine import GAME_OVER, PHASE_NAMES, Game, GameOptions, IllegalActionError
+from envs.catan.engine import GAME_OVER, PHASE_NAMES, Game, GameOptions
 from envs.catan.observation import encode, observation_space
 from envs.catan.topology import load_layout
 from envs.faces import GameFace, LearnerSeatEnv, check_setup_source, draw_setup, register_env
@@ -115,7 +115,6 @@ class CatanFace(GameFace):
     min_players, max_players = 2, A.MAX_PLAYERS
     setup_name, setup_type = "board", Board
     options_type = GameOptions
-    illegal_action_error = IllegalActionError
     _observation_box = staticmethod(observation_space)
     _encode = staticmethod(encode)
     _render_text = staticmethod(render_text)

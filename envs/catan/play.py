@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import ceil
 
+from envs.agents import play_out
 from envs.catan.agents.base import Agent
 from envs.catan.board import Board
-from envs.catan.engine import GAME_OVER, Game, GameOptions
+from envs.catan.engine import Game, GameOptions
 from envs.catan.record import GameRecord
 
 
@@ -23,11 +24,7 @@ def play_game(
     dice, deck and steals from ``seed``, and each agent is reset with ``seed`` and its seat.
     """
     game = Game(board, len(agents), seed, options)
-    for seat, agent in enumerate(agents):
-        agent.reset(seat, seed)
-    step, legal_actions = game.step, game.legal_actions
-    while game.phase != GAME_OVER:
-        step(agents[game.acting].act(game, legal_actions()))
+    play_out(game, agents, seed)
     return game_record(game, [agent.spec for agent in agents])
 
 

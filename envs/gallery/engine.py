@@ -71,7 +71,6 @@ The engine checks every invariant after every action when ``options.debug`` is s
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, field
 
 from envs.gallery import actions as A
@@ -92,6 +91,7 @@ from envs.gallery.cards import (
     validate_symbols,
 )
 from envs.gallery.deal import Deal
+from envs.rules import IllegalActionError, InvariantError, as_action, illegal_message
 
 # Phases: what kind of decision is pending.
 PLAY, SECOND, AWARD_CHOICE, SIMULTANEOUS_PLAY, GAME_OVER = range(5)
@@ -102,14 +102,6 @@ LATER_DEALS: dict[int, tuple[int, ...]] = {2: (6, 6, 3), 3: (6, 6, 0), 4: (4, 4,
 
 _SECOND_DOUBLE, _SECOND_FACE_DOWN = 0, 1
 NEXT_ROUND_STARTS = ("left_of_closer", "closer")
-
-
-class IllegalActionError(ValueError):
-    """An action that is not legal in the current state (the state is left unchanged)."""
-
-
-class InvariantError(AssertionError):
-    """The engine's state broke one of the game's conservation laws (a bug in the engine)."""
 
 
 @dataclass(frozen=True)
@@ -230,16 +222,6 @@ class RoundLog:
     values: tuple[int, ...]  # value paid per card of each artist (0 if unranked)
     scores: tuple[int, ...]  # per seat
     dealt: tuple[int, ...] = field(default=())  # cards dealt per seat at the round's start
-
-
-def _as_action(action: object) -> int:
-    """An action index from any integer type (numpy included); anything else is illegal."""
-    try:
-        return operator.index(action)  # type: ignore[arg-type]
-    except TypeError:
-        raise IllegalActionError(
-            f"action {action!r} is not an integer action index 0..{A.N_ACTIONS - 1}"
-        ) from None
 
 
 def rank_artists(totals: list[int] | tuple[int, ...], n_ranked: int, rank_empty: bool) -> list[int]:
@@ -395,7 +377,7 @@ class Game:
     def step(self, action: int) -> None:
         """Apply ``action`` for seat ``acting``. Raises :class:`IllegalActionError` if illegal."""
         if type(action) is not int:
-            action = _as_action(action)
+            action = as_action(action, A.N_ACTIONS)
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
@@ -432,15 +414,10 @@ class Game:
             self.check_invariants()
 
     def _illegal_message(self, action: int) -> str:
-        if self.phase == GAME_OVER:
-            return f"action {action} ({A.describe(action)}): the game is over"
-        legal = self.legal_actions()
-        shown = ", ".join(f"{a} {A.describe(a)}" for a in legal[:12])
-        more = f", ... ({len(legal)} in all)" if len(legal) > 12 else ""
-        return (
-            f"action {action} ({A.describe(action)}) is not legal for seat {self.acting} "
-            f"in phase {PHASE_NAMES[self.phase]} (round {self.round + 1}); legal: {shown}{more}"
-        )
+        over = self.phase == GAME_OVER
+        legal = [] if over else self.legal_actions()
+        phase = f"{PHASE_NAMES[self.phase]} (round {self.round + 1})"
+        return illegal_message(action, A.describe, legal, self.acting, phase, over)
 
     def _play(self, p: int, t: int, effects: bool) -> None:
         """Display card type ``t`` face up for seat ``p`` and carry out its symbol."""

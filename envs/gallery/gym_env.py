@@ -67,7 +67,7 @@ from envs.gallery import actions as A
 from envs.gallery.agents import Agent, parse_agent_spec
 from envs.gallery.cards import ARTISTS, N_ARTISTS, type_name
 from envs.gallery.deal import MAX_PLAYERS, MIN_PLAYERS, Deal, shuffled_deal
-from envs.gallery.engine import GAME_OVER, PHASE_NAMES, GalleryOptions, Game, IllegalActionError
+from envs.gallery.engine import GAME_OVER, PHASE_NAMES, GalleryOptions, Game
 from envs.gallery.observation import encode, observation_space
 
 ENV_ID = "ludolab/MastersGallery-v0"
@@ -149,7 +149,6 @@ class GalleryFace(GameFace):
     min_players, max_players = MIN_PLAYERS, MAX_PLAYERS
     setup_name, setup_type = "deal", Deal
     options_type = GalleryOptions
-    illegal_action_error = IllegalActionError
     _observation_box = staticmethod(observation_space)
     _encode = staticmethod(encode)
     _render_text = staticmethod(render_text)

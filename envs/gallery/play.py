@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from envs.agents import play_out
 from envs.gallery.agents.base import Agent
 from envs.gallery.deal import Deal
-from envs.gallery.engine import GAME_OVER, GalleryOptions, Game
+from envs.gallery.engine import GalleryOptions, Game
 from envs.gallery.record import GalleryRecord
 
 
@@ -26,11 +27,7 @@ def play_game(
             f"deal {deal.id} is for {deal.n_players} players but {len(agents)} agents were given"
         )
     game = Game(deal, seed, options)
-    for seat, agent in enumerate(agents):
-        agent.reset(seat, seed)
-    step, legal_actions = game.step, game.legal_actions
-    while game.phase != GAME_OVER:
-        step(agents[game.acting].act(game, legal_actions()))
+    play_out(game, agents, seed)
     return game_record(game, [agent.spec for agent in agents])
 
 
