@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from envs.catan.topology import Layout, LayoutError, load_layout
+from envs.jsonl import iter_records, read_record, write_records
 
 SCHEMA = "ludolab.catan.board/1"
 RESOURCES: tuple[str, ...] = ("lumber", "wool", "grain", "brick", "ore")
@@ -231,30 +232,12 @@ def _codes(
 
 def read_board(path: str | Path) -> Board:
     """Read one board from a ``.json`` file (or the first line of a ``.jsonl``)."""
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise BoardError(f"{path}: cannot read the board file ({exc.strerror})") from exc
-    if path.suffix == ".jsonl":
-        return next(iter_boards(path))
-    return Board.from_json(text, str(path))
+    return read_record(path, Board.from_json, BoardError, "board")
 
 
 def iter_boards(path: str | Path) -> Iterator[Board]:
     """Boards from a ``.jsonl`` file, one per line; errors name the file and line."""
-    path = Path(path)
-    try:
-        lines = path.read_text().splitlines()
-    except OSError as exc:
-        raise BoardError(f"{path}: cannot read the board file ({exc.strerror})") from exc
-    found = False
-    for lineno, line in enumerate(lines, 1):
-        if line.strip():
-            found = True
-            yield Board.from_json(line, f"{path}:{lineno}")
-    if not found:
-        raise BoardError(f"{path}: holds no boards")
+    return iter_records(path, Board.from_json, BoardError, "board")
 
 
 def write_boards(boards: Iterable[Board], path: str | Path) -> int:
@@ -262,18 +245,7 @@ def write_boards(boards: Iterable[Board], path: str | Path) -> int:
 
     The file appears only when complete: a failure part-way leaves no partial file behind.
     """
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.partial")
-    count = 0
-    try:
-        with tmp.open("w") as fh:
-            for board in boards:
-                fh.write(board.to_json() + "\n")
-                count += 1
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return count
+    return write_records(boards, path)
 
 
 def _check_counts(

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from envs.gallery.cards import N_CARDS
+from envs.jsonl import iter_records, read_record, write_records
 
 SCHEMA = "ludolab.gallery.deal/1"
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -191,46 +192,17 @@ def shuffled_deal(n_players: int, rng: random.Random | int) -> Deal:
 
 def read_deal(path: str | Path) -> Deal:
     """Read one deal from a ``.json`` file (or the first line of a ``.jsonl``)."""
-    path = Path(path)
-    if path.suffix == ".jsonl":
-        return next(iter_deals(path))
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise DealError(f"{path}: cannot read the deal file ({exc.strerror})") from exc
-    return Deal.from_json(text, str(path))
+    return read_record(path, Deal.from_json, DealError, "deal")
 
 
 def iter_deals(path: str | Path) -> Iterator[Deal]:
     """Deals from a ``.jsonl`` file, one per line; errors name the file and line."""
-    path = Path(path)
-    try:
-        lines = path.read_text().splitlines()
-    except OSError as exc:
-        raise DealError(f"{path}: cannot read the deal file ({exc.strerror})") from exc
-    found = False
-    for lineno, line in enumerate(lines, 1):
-        if line.strip():
-            found = True
-            yield Deal.from_json(line, f"{path}:{lineno}")
-    if not found:
-        raise DealError(f"{path}: holds no deals")
+    return iter_records(path, Deal.from_json, DealError, "deal")
 
 
 def write_deals(deals: Iterable[Deal], path: str | Path) -> int:
     """Write deals atomically, one JSON object per line; return how many were written."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.partial")
-    count = 0
-    try:
-        with tmp.open("w") as fh:
-            for deal in deals:
-                fh.write(deal.to_json() + "\n")
-                count += 1
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return count
+    return write_records(deals, path)
 
 
 __all__ = [
