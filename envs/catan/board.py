@@ -26,6 +26,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from envs.catan.topology import Layout, LayoutError, load_layout
 from envs.jsonl import iter_records, read_record, write_records
 
@@ -228,6 +230,32 @@ def _codes(
             )
         codes.append(names.index(v))
     return codes
+
+
+def shuffled_board(rng: np.random.Generator, layout: str = "standard") -> Board:
+    """A fair shuffle of the layout's tiles, tokens and harbors; the robber on the desert.
+
+    Uniform over arrangements with the official counts (no 6/8 rule or any other constraint);
+    the research package's samplers are the place for constrained boards.
+    """
+    lay = load_layout(layout)
+    terrain = np.repeat(np.arange(len(TERRAINS)), [lay.resource_counts.get(t, 0) for t in TERRAINS])
+    terrain = rng.permutation(terrain)
+    values = sorted(lay.number_counts)
+    tokens = rng.permutation(np.repeat(values, [lay.number_counts[v] for v in values]))
+    numbers = np.zeros(terrain.size, dtype=np.int64)
+    numbers[terrain != DESERT] = tokens
+    harbors = rng.permutation(
+        np.repeat(np.arange(len(HARBOR_TYPES)), [lay.harbor_counts.get(h, 0) for h in HARBOR_TYPES])
+    )
+    robber = int(np.flatnonzero(terrain == DESERT)[0])
+    return Board(
+        tuple(int(t) for t in terrain),
+        tuple(int(x) for x in numbers),
+        tuple(int(h) for h in harbors),
+        robber,
+        layout,
+    )
 
 
 def read_board(path: str | Path) -> Board:

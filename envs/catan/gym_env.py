@@ -46,40 +46,14 @@ import numpy as np
 
 from envs.catan import actions as A
 from envs.catan.agents import Agent, parse_agent_spec
-from envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS, Board
+from envs.catan.board import Board
+from envs.catan.board import shuffled_board as random_board
 from envs.catan.engine import GAME_OVER, PHASE_NAMES, Game, GameOptions
 from envs.catan.observation import encode, observation_space
-from envs.catan.topology import load_layout
 from envs.faces import GameFace, LearnerSeatEnv, check_setup_source, draw_setup, register_env
 
 ENV_ID = "ludolab/Catan-v0"
 BoardSource = Board | Sequence[Board] | Callable[[np.random.Generator], Board] | None
-
-
-def random_board(rng: np.random.Generator, layout: str = "standard") -> Board:
-    """A fair shuffle of the layout's tiles, tokens and harbors; the robber on the desert.
-
-    Uniform over arrangements with the official counts (no 6/8 rule or any other constraint);
-    the research package's samplers are the place for constrained boards.
-    """
-    lay = load_layout(layout)
-    terrain = np.repeat(np.arange(len(TERRAINS)), [lay.resource_counts.get(t, 0) for t in TERRAINS])
-    terrain = rng.permutation(terrain)
-    values = sorted(lay.number_counts)
-    tokens = rng.permutation(np.repeat(values, [lay.number_counts[v] for v in values]))
-    numbers = np.zeros(terrain.size, dtype=np.int64)
-    numbers[terrain != DESERT] = tokens
-    harbors = rng.permutation(
-        np.repeat(np.arange(len(HARBOR_TYPES)), [lay.harbor_counts.get(h, 0) for h in HARBOR_TYPES])
-    )
-    robber = int(np.flatnonzero(terrain == DESERT)[0])
-    return Board(
-        tuple(int(t) for t in terrain),
-        tuple(int(x) for x in numbers),
-        tuple(int(h) for h in harbors),
-        robber,
-        layout,
-    )
 
 
 def draw_board(source: BoardSource, rng: np.random.Generator) -> Board:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS, Board
+from envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS, Board, shuffled_board
 from research.catan.constraint_set import ConstraintSet
 from research.catan.constraints import OBJECTIVES
 from research.catan.geometry import layout_arrays
@@ -107,11 +107,7 @@ def to_boards(
 
 def fair_board(seed: int, layout: str = "standard") -> Board:
     """One fair shuffle of tiles, tokens and harbors (the ``random`` set), from ``seed``."""
-    rng = np.random.default_rng(seed)
-    shuffle = Shuffle(layout)
-    terrain = shuffle.draw_terrain(rng, 1)
-    numbers = shuffle.draw_numbers(rng, terrain)
-    return to_boards(terrain, numbers, shuffle.draw_harbors(rng, 1), layout)[0]
+    return shuffled_board(np.random.default_rng(seed), layout)
 
 
 # ----------------------------------------------------------------------------------------------
