@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib
 import sys
 import tomllib
 from collections.abc import Sequence
@@ -18,6 +19,7 @@ from envs.catan.topology import LayoutError
 from research.catan.constraint_set import ConstraintSetError, load_constraint_set, shipped_sets
 from research.catan.constraints import OBJECTIVES, REGISTRY, ConstraintError
 from research.catan.samplers import SAMPLERS, SamplingError
+from research.puzzles import PuzzleError
 from research.solve import SolveError
 
 
@@ -27,6 +29,7 @@ class SimulationError(ValueError):
 
 USER_ERRORS = (
     SimulationError,
+    PuzzleError,
     BoardError,
     LayoutError,
     ConstraintSetError,
@@ -279,7 +282,27 @@ def _parser() -> argparse.ArgumentParser:
     uni.add_argument("--draws", type=int, default=20_000)
     uni.add_argument("--seed", type=int, default=0)
     uni.set_defaults(run=_check_uniformity)
+
+    puzzle = sub.add_parser("puzzle", help="constraint case studies on puzzles")
+    puzzle_sub = puzzle.add_subparsers(metavar="PUZZLE")
+    for name, help_text in PUZZLES.items():
+        try:
+            module = importlib.import_module(f"research.puzzles.{name}.cli")
+        except ModuleNotFoundError as exc:  # TEMPORARY while the puzzle packages are written
+            if exc.name and exc.name.startswith("research.puzzles"):
+                continue
+            raise
+        sp = puzzle_sub.add_parser(name, help=help_text, description=module.__doc__)
+        module.add_arguments(sp)
+        sp.set_defaults(run=module.run)
     return p
+
+
+PUZZLES = {
+    "hexiom": "solve and count Hexiom levels (SAT or MiniZinc)",
+    "knights": "closed knight's tours (Warnsdorff search or MiniZinc circuit)",
+    "sudoku": "generate Sudoku, classify hardness by propagation strength",
+}
 
 
 # ----------------------------------------------------------------------------------------------
