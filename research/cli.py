@@ -19,6 +19,8 @@ from envs.catan.topology import LayoutError
 from research.catan.constraint_set import ConstraintSetError, load_constraint_set, shipped_sets
 from research.catan.constraints import OBJECTIVES, REGISTRY, ConstraintError
 from research.catan.samplers import SAMPLERS, SamplingError
+from research.experiment.config import ConfigError
+from research.experiment.store import RunError
 from research.puzzles import PuzzleError
 from research.solve import SolveError
 
@@ -29,6 +31,8 @@ class SimulationError(ValueError):
 
 USER_ERRORS = (
     SimulationError,
+    ConfigError,
+    RunError,
     PuzzleError,
     BoardError,
     LayoutError,
@@ -283,6 +287,48 @@ def _parser() -> argparse.ArgumentParser:
     uni.add_argument("--seed", type=int, default=0)
     uni.set_defaults(run=_check_uniformity)
 
+    run = sub.add_parser(
+        "run",
+        help="run an experiment config: setups, games, metrics, comparisons, figures, report",
+    )
+    run.add_argument("config", help="experiment config (.toml), e.g. experiments/quickstart.toml")
+    run.add_argument(
+        "--out",
+        default="results",
+        help="results root (default %(default)s); the run goes to OUT/<experiment>/<run-id>/",
+    )
+    run.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
+    run.add_argument("--backend", choices=("local", "dask"), default="local")
+    run.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler, e.g. tcp://host:8786")
+    run.add_argument(
+        "--resume",
+        nargs="?",
+        const=True,
+        default=False,
+        metavar="RUN_DIR",
+        help="continue an interrupted run: the given run folder, or the newest "
+        "unfinished run of this config under --out",
+    )
+    run.add_argument("--run-id", help="name of a new run's folder (default: time and config hash)")
+    run.add_argument(
+        "--no-analysis",
+        action="store_true",
+        help="play the games only; analyse later with 'ludolab report RUN'",
+    )
+    run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    run.set_defaults(run=_run)
+
+    for name, what, func in (
+        ("compare", "statistics of a finished run (tables: Markdown, CSV, LaTeX)", _compare),
+        ("plot", "figures of a finished run (PDF and PNG under RUN/figures)", _plot),
+        ("report", "redo a finished run's tables, figures and report", _report),
+    ):
+        cmd = sub.add_parser(name, help=what)
+        cmd.add_argument(
+            "run_dir", metavar="RUN", help="a run folder, e.g. results/quickstart/<run-id>"
+        )
+        cmd.set_defaults(run=func)
+
     puzzle = sub.add_parser("puzzle", help="constraint case studies on puzzles")
     puzzle_sub = puzzle.add_subparsers(metavar="PUZZLE")
     for name, help_text in PUZZLES.items():
@@ -322,6 +368,53 @@ def _parse_params(items: list[str]) -> dict:
         except tomllib.TOMLDecodeError:
             out[key.strip()] = value  # a bare word, e.g. a choice like seed-2019-block
     return out
+
+
+def _run(args: argparse.Namespace) -> int:
+    from research.experiment.runner import run_experiment
+
+    result = run_experiment(
+        args.config,
+        out=args.out,
+        workers=args.workers,
+        backend=args.backend,
+        scheduler=args.scheduler,
+        resume=args.resume,
+        run_id=args.run_id,
+        analyse=not args.no_analysis,
+        quiet=args.quiet,
+    )
+    print(f"{result.n_games:,} games ({result.played:,} played now) -> {result.path}")
+    if not args.no_analysis:
+        print(f"report: {result.path / 'report.md'} (and report.html)")
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from research.experiment.analysis import analyse, load_run, summary_lines, write_tables
+
+    analysis = analyse(load_run(args.run_dir))
+    files = write_tables(analysis)
+    print("\n".join(summary_lines(analysis)))
+    print("wrote " + ", ".join(str(f) for f in files))
+    return 0
+
+
+def _plot(args: argparse.Namespace) -> int:
+    from research.experiment.analysis import analyse, load_run
+    from research.experiment.figures import plot_run
+
+    figures = plot_run(analyse(load_run(args.run_dir)))
+    for fig in figures:
+        print(f"{fig.stem}.pdf / .png: {fig.caption}")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from research.experiment.report import analyse_run
+
+    print(f"report: {analyse_run(args.run_dir)}")
+    return 0
 
 
 def _magic_square(args: argparse.Namespace) -> int:
@@ -481,8 +574,10 @@ def _generate_gallery(args: argparse.Namespace) -> int:
         count = write_deals_jsonl(deals, args.out)
     except (DealConstraintError, DealSamplingError) as exc:
         raise SimulationError(str(exc)) from exc
-    print(f"{count} deals for {args.players} players ({args.constraints}, seed {args.seed}) "
-          f"-> {args.out}")
+    print(
+        f"{count} deals for {args.players} players ({args.constraints}, seed {args.seed}) "
+        f"-> {args.out}"
+    )
     print(report.summary())
     return 0
 

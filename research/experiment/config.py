@@ -191,8 +191,9 @@ class AgentLineup:
         """The smallest ``p >= 1`` with ``seats[(k + p) % n] == seats[k]`` for every seat k."""
         n = len(self.seats)
         return next(
-            p for p in range(1, n + 1) if all(self.seats[(k + p) % n] == self.seats[k]
-                                              for k in range(n))
+            p
+            for p in range(1, n + 1)
+            if all(self.seats[(k + p) % n] == self.seats[k] for k in range(n))
         )
 
     @property
@@ -316,8 +317,13 @@ class _Source:
     def fail(self, key: str, message: str) -> ConfigError:
         return ConfigError(f"{self.label}: key {key!r}: {message}")
 
-    def known_keys(self, table: Mapping[str, Any], allowed: Sequence[str], where: str,
-                   hints: Mapping[str, str] | None = None) -> None:
+    def known_keys(
+        self,
+        table: Mapping[str, Any],
+        allowed: Sequence[str],
+        where: str,
+        hints: Mapping[str, str] | None = None,
+    ) -> None:
         for key in table:
             if key not in allowed:
                 hint = (hints or {}).get(key, "")
@@ -326,8 +332,15 @@ class _Source:
                     f"unknown key{hint}; allowed keys: {', '.join(allowed)}",
                 )
 
-    def integer(self, table: Mapping[str, Any], key: str, where: str, *, minimum: int,
-                default: int | None = None) -> int:
+    def integer(
+        self,
+        table: Mapping[str, Any],
+        key: str,
+        where: str,
+        *,
+        minimum: int,
+        default: int | None = None,
+    ) -> int:
         path = f"{where}{key}"
         if key not in table:
             if default is None:
@@ -338,8 +351,9 @@ class _Source:
             raise self.fail(path, f"expected an integer >= {minimum}, got {value!r}")
         return value
 
-    def string(self, table: Mapping[str, Any], key: str, where: str,
-               default: str | None = None) -> str:
+    def string(
+        self, table: Mapping[str, Any], key: str, where: str, default: str | None = None
+    ) -> str:
         path = f"{where}{key}"
         if key not in table:
             if default is None:
@@ -356,8 +370,14 @@ class _Source:
             raise self.fail(f"{where}{key}", f"expected true or false, got {value!r}")
         return value
 
-    def choice(self, table: Mapping[str, Any], key: str, where: str,
-               allowed: Sequence[str], default: str | None = None) -> str:
+    def choice(
+        self,
+        table: Mapping[str, Any],
+        key: str,
+        where: str,
+        allowed: Sequence[str],
+        default: str | None = None,
+    ) -> str:
         path = f"{where}{key}"
         if key not in table:
             if default is None:
@@ -380,9 +400,22 @@ class _Source:
 
 
 TOP_KEYS = (
-    "name", "description", "question", "game", "seed", "players", "boards", "deals",
-    "games_per_board", "games_per_deal", "conditions", "lineups", "options", "metrics",
-    "comparisons", "chunk_size",
+    "name",
+    "description",
+    "question",
+    "game",
+    "seed",
+    "players",
+    "boards",
+    "deals",
+    "games_per_board",
+    "games_per_deal",
+    "conditions",
+    "lineups",
+    "options",
+    "metrics",
+    "comparisons",
+    "chunk_size",
 )
 CONDITION_KEYS = ("name", "constraints", "sampler", "params", "objective", "time_limit")
 LINEUP_KEYS = ("name", "seats", "rotate_seats")
@@ -402,8 +435,11 @@ def load_experiment(path: str | Path) -> ExperimentConfig:
 
 
 def parse_experiment(
-    data: Mapping[str, Any], label: str = "<experiment>", base: Path | None = None,
-    *, path: Path | None = None,
+    data: Mapping[str, Any],
+    label: str = "<experiment>",
+    base: Path | None = None,
+    *,
+    path: Path | None = None,
 ) -> ExperimentConfig:
     """Validate parsed TOML; set paths resolve against ``base`` (default: the working dir)."""
     src = _Source(label, base or Path.cwd())
@@ -443,13 +479,25 @@ def parse_experiment(
     )
     _unique(src, [lineup.name for lineup in lineups], "lineups")
     metrics = _metrics(src, data, "metrics", game, players)
-    comparisons = _comparisons(src, data.get("comparisons", {}), game, players, metrics,
-                               [c.name for c in conditions])
+    comparisons = _comparisons(
+        src, data.get("comparisons", {}), game, players, metrics, [c.name for c in conditions]
+    )
     return ExperimentConfig(
-        name=name, game=game, seed=seed, players=players, conditions=conditions,
-        setups=setups, games_per_setup=games_per_setup, lineups=lineups, options=options,
-        metrics=metrics, comparisons=comparisons, chunk_size=chunk_size,
-        description=description, question=question, path=path,
+        name=name,
+        game=game,
+        seed=seed,
+        players=players,
+        conditions=conditions,
+        setups=setups,
+        games_per_setup=games_per_setup,
+        lineups=lineups,
+        options=options,
+        metrics=metrics,
+        comparisons=comparisons,
+        chunk_size=chunk_size,
+        description=description,
+        question=question,
+        path=path,
     )
 
 
@@ -483,7 +531,12 @@ def _registry(game: str) -> AgentRegistry:
 
 
 def _condition(
-    src: _Source, entry: Mapping[str, Any], i: int, game: str, players: int, setups: int,
+    src: _Source,
+    entry: Mapping[str, Any],
+    i: int,
+    game: str,
+    players: int,
+    setups: int,
     options: GameOptions | GalleryOptions,
 ) -> Condition:
     where = f"conditions[{i}]."
@@ -569,8 +622,7 @@ def _params(src: _Source, value: Any, where: str) -> dict[str, Any]:
         else:
             raise src.fail(
                 f"{where}.{key}",
-                "give a parameter as \"constraint.param\" = value or constraint = { param = "
-                "value }",
+                'give a parameter as "constraint.param" = value or constraint = { param = value }',
             )
     return flat
 
@@ -738,8 +790,9 @@ def _resolve_metric(name: str, game: str, players: int) -> str | None:
     return None
 
 
-def _metrics(src: _Source, data: Mapping[str, Any], key: str, game: str,
-             players: int, where: str = "") -> tuple[str, ...]:
+def _metrics(
+    src: _Source, data: Mapping[str, Any], key: str, game: str, players: int, where: str = ""
+) -> tuple[str, ...]:
     if key not in data:
         return tuple(allowed_metrics(game))
     value = data[key]
@@ -766,7 +819,11 @@ def _metrics(src: _Source, data: Mapping[str, Any], key: str, game: str,
 
 
 def _comparisons(
-    src: _Source, table: Any, game: str, players: int, metrics: tuple[str, ...],
+    src: _Source,
+    table: Any,
+    game: str,
+    players: int,
+    metrics: tuple[str, ...],
     conditions: list[str],
 ) -> Comparisons:
     if not isinstance(table, dict):
@@ -842,11 +899,21 @@ def plan_games(config: ExperimentConfig) -> list[GameSpec]:
                 for game in range(config.games_per_setup):
                     slot = game * s_count + setup
                     for r, seats in rotated.items():
-                        specs.append(GameSpec(
-                            index=len(specs), condition=cond.name, condition_index=ci,
-                            setup=setup, lineup=lineup.name, rotation=r, game=game, slot=slot,
-                            seed=seeds[slot], seats=seats, pair=f"{lineup.name}|{r}|{slot}",
-                        ))
+                        specs.append(
+                            GameSpec(
+                                index=len(specs),
+                                condition=cond.name,
+                                condition_index=ci,
+                                setup=setup,
+                                lineup=lineup.name,
+                                rotation=r,
+                                game=game,
+                                slot=slot,
+                                seed=seeds[slot],
+                                seats=seats,
+                                pair=f"{lineup.name}|{r}|{slot}",
+                            )
+                        )
     return specs
 
 

@@ -1,0 +1,133 @@
+"""Where chunks are played: this process, local worker processes, or a Dask cluster.
+
+Every backend takes the same :class:`~.play.ChunkTask` objects and yields ``(chunk, table)``
+as chunks finish, in whatever order they finish; the runner saves each one. Results do not
+depend on the backend (see :mod:`.play`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import pyarrow as pa
+
+from research.experiment.play import ChunkTask, play_chunk
+from research.experiment.store import RunError
+
+BACKENDS = ("local", "dask")
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+class WorkerDied(RunError):
+    """A worker process died while playing (killed, out of memory)."""
+
+
+def _init_worker() -> None:
+    # Ctrl-C reaches the whole process group; the parent decides what happens, so workers
+    # must not die mid-chunk with a traceback of their own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A worker blocks on its task queue, whose pipe it holds open itself: if the parent is
+    # killed outright, nothing would ever end the worker. Linux can tie it to the parent.
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+        if os.getppid() == 1:  # the parent died before prctl took effect
+            os._exit(1)
+
+
+def run_inline(tasks: Iterable[ChunkTask]) -> Iterator[tuple[int, pa.Table]]:
+    """Play the chunks one after another in this process."""
+    for task in tasks:
+        yield task.chunk, play_chunk(task)
+
+
+def run_local(tasks: Iterable[ChunkTask], workers: int) -> Iterator[tuple[int, pa.Table]]:
+    """Play the chunks on ``workers`` local processes (``workers`` = 1: in this process).
+
+    At most ``2 * workers`` chunks are queued at a time. On Ctrl-C the queued chunks are
+    cancelled, the running ones are finished and yielded, then KeyboardInterrupt propagates.
+    Raises :class:`WorkerDied` if a worker process dies.
+    """
+    if workers <= 1:
+        yield from run_inline(tasks)
+        return
+    todo = iter(tasks)
+    pending: dict[Future[pa.Table], int] = {}
+    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker) as pool:
+
+        def fill() -> None:
+            while len(pending) < 2 * workers:
+                task = next(todo, None)
+                if task is None:
+                    return
+                pending[pool.submit(play_chunk, task)] = task.chunk
+
+        try:
+            fill()
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in sorted(done, key=pending.__getitem__):
+                    chunk = pending.pop(future)
+                    yield chunk, _result(future, chunk)
+                fill()
+        except KeyboardInterrupt:
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)
+            for future, chunk in sorted(pending.items(), key=lambda item: item[1]):
+                if future.done() and not future.cancelled() and future.exception() is None:
+                    yield chunk, future.result()
+            raise
+
+
+def _result(future: Future[pa.Table], chunk: int) -> pa.Table:
+    try:
+        return future.result()
+    except BrokenProcessPool as exc:
+        raise WorkerDied(
+            f"a worker process died while playing chunk {chunk} (killed, or out of memory?)"
+        ) from exc
+
+
+def connect_dask(scheduler: str) -> Any:
+    """A ``distributed.Client`` for the scheduler at ``scheduler`` (``tcp://host:8786``);
+    RunError, before anything is written, when none answers within 10 s."""
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout="10s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise RunError(
+            f"--scheduler {scheduler}: cannot reach a Dask scheduler there ({exc}); start one "
+            f"with 'dask scheduler' and workers with 'dask worker {scheduler}'"
+        ) from exc
+
+
+def run_dask(tasks: Iterable[ChunkTask], client: Any) -> Iterator[tuple[int, pa.Table]]:
+    """Play the chunks on the Dask cluster of ``client`` (see :func:`connect_dask`). The workers
+    need this package installed. Dask reschedules the chunks of a worker that dies; on Ctrl-C
+    the chunks not yet finished are cancelled."""
+    from distributed import as_completed
+
+    chunk_of: dict[str, int] = {}
+    futures = []
+    for task in tasks:
+        future = client.submit(play_chunk, task, pure=False)
+        chunk_of[future.key] = task.chunk
+        futures.append(future)
+    try:
+        for future in as_completed(futures, loop=client.loop):
+            yield chunk_of[future.key], future.result()
+    except KeyboardInterrupt:
+        client.cancel(futures)
+        raise

@@ -1,0 +1,134 @@
+"""The figures of a run (``ludolab plot RUN``): one set per lineup, in the paper style.
+
+Each figure is saved as ``figures/<name>.pdf`` and ``.png`` by
+:func:`research.plots.figures.save_figure`; :func:`plot_run` returns them with captions for the
+report.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only; a run may be on a machine without a display
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from research.experiment.analysis import Analysis  # noqa: E402
+from research.plots.figures import (  # noqa: E402
+    example_boards,
+    length_distributions,
+    metric_vs_tightness,
+    save_figure,
+    score_distributions,
+    win_rates_by_seat,
+)
+
+# The board feature a Catan metric is drawn against: the richest intersection's pips, the
+# quantity the "balanced" constraints push down.
+CATAN_TIGHTNESS = "int_pips_max"
+TIGHTNESS_COLUMN = "tightness"
+
+
+@dataclass(frozen=True)
+class RunFigure:
+    """A saved figure: its files' common path (no suffix) and a caption for the report."""
+
+    stem: Path
+    caption: str
+
+    @property
+    def png(self) -> Path:
+        return self.stem.with_suffix(".png")
+
+
+def slug(name: str) -> str:
+    """A file-name-safe form of a lineup name."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-") or "lineup"
+
+
+def _tightness(analysis: Analysis) -> pd.DataFrame:
+    """Per-game table with the condition's tightness: ``-log10 P(a fair shuffle satisfies its
+    set)`` from the sampler's report, where the sampler measured it."""
+    state = analysis.data.path / "run.json"
+    import json
+
+    setups = json.loads(state.read_text()).get("setups", [])
+    accept = {s["condition"]: s.get("acceptance") for s in setups}
+    df = analysis.data.per_game.copy()
+    df[TIGHTNESS_COLUMN] = (
+        df["condition"]
+        .astype(str)
+        .map(lambda c: -math.log10(accept[c]) if accept.get(c) else math.nan)
+    )
+    return df
+
+
+def plot_run(analysis: Analysis) -> list[RunFigure]:
+    """Draw and save the run's figures under ``<run>/figures``; return them."""
+    data = analysis.data
+    out = data.path / "figures"
+    order = data.conditions
+    figures: list[RunFigure] = []
+
+    def save(fig: plt.Figure, name: str, caption: str) -> None:
+        save_figure(fig, out / name)
+        plt.close(fig)
+        figures.append(RunFigure(out / name, caption))
+
+    tight = _tightness(analysis) if data.game == "gallery" else None
+    for lineup in data.lineups:
+        tag = slug(lineup)
+        games = data.per_game[data.per_game["lineup"] == lineup]
+        conds = analysis.conditions[analysis.conditions["lineup"] == lineup]
+        who = f"lineup {lineup!r} ({len(games)} games)"
+        save(
+            length_distributions(games, column="turns", order=order),
+            f"length-{tag}",
+            f"Game length in turns per condition, {who}.",
+        )
+        save(
+            win_rates_by_seat(conds, order=order),
+            f"win-rates-{tag}",
+            f"Win rate by seat (0 moves first) with Wilson 95% intervals; dashed: the fair "
+            f"share. {who}.",
+        )
+        save(
+            score_distributions(games, column="score_spread", order=order),
+            f"score-spread-{tag}",
+            f"Final score spread (best minus worst seat) per condition, {who}.",
+        )
+        if data.game == "catan":
+            save(
+                metric_vs_tightness(games, CATAN_TIGHTNESS, "turns", order=order, means=True),
+                f"turns-vs-{CATAN_TIGHTNESS}-{tag}",
+                f"Mean game length (95% interval) against the mean richest intersection "
+                f"(pips) of each condition's boards, {who}.",
+            )
+        elif tight is not None and tight[TIGHTNESS_COLUMN].notna().sum() > 0:
+            games_t = tight[tight["lineup"] == lineup].dropna(subset=[TIGHTNESS_COLUMN])
+            save(
+                metric_vs_tightness(
+                    games_t,
+                    TIGHTNESS_COLUMN,
+                    "score_spread",
+                    order=order,
+                    means=True,
+                    xlabel="tightness: -log10 P(fair deal qualifies)",
+                ),
+                f"score-spread-vs-tightness-{tag}",
+                f"Mean score spread (95% interval) against each deal set's tightness "
+                f"(-log10 of the share of fair deals that satisfy it), {who}.",
+            )
+    if data.game == "catan":
+        save(
+            example_boards({c: data.setups[c] for c in order}, n=3),
+            "example-boards",
+            "The first three boards of each condition.",
+        )
+    return figures

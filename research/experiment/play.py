@@ -1,0 +1,97 @@
+"""Playing one chunk of an experiment's games: a pure function of its task.
+
+A chunk is a run of consecutive games of the plan (:func:`.config.plan_games`). Its result
+depends only on the games' setups, seats, seeds and the rule options -- never on which process
+or machine plays it, or on what that process played before (every game gets fresh agents) --
+which is what makes a run bit-identical whatever the backend and the worker count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from envs.catan.agents import parse_agent_spec as catan_agent
+from envs.catan.engine import GameOptions
+from envs.catan.play import play_game as play_catan
+from envs.gallery.agents import parse_agent_spec as gallery_agent
+from envs.gallery.engine import GalleryOptions
+from envs.gallery.play import play_game as play_gallery
+from research.experiment.config import GameSpec
+from research.experiment.setups import Setup
+
+# The plan's columns in each row, before the game record's own fields.
+SPEC_COLUMNS = (
+    "index",
+    "condition",
+    "condition_index",
+    "lineup",
+    "rotation",
+    "setup",
+    "game",
+    "slot",
+    "pair",
+)
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """What a worker needs to play one chunk.
+
+    Attributes:
+        chunk: the chunk's number (0-based).
+        game: ``"catan"`` or ``"gallery"``.
+        options: the rule options.
+        specs: the chunk's games, consecutive in the plan.
+        setups: the setups those games use, by ``(condition, setup index)``.
+    """
+
+    chunk: int
+    game: str
+    options: GameOptions | GalleryOptions
+    specs: tuple[GameSpec, ...]
+    setups: dict[tuple[str, int], Setup]
+
+
+def chunk_ranges(n_games: int, chunk_size: int) -> list[range]:
+    """The plan's games cut into consecutive chunks of ``chunk_size`` (the last may be short)."""
+    return [range(a, min(a + chunk_size, n_games)) for a in range(0, n_games, chunk_size)]
+
+
+def make_task(
+    chunk: int,
+    game: str,
+    options: GameOptions | GalleryOptions,
+    specs: Sequence[GameSpec],
+    setups: dict[str, list[Setup]],
+) -> ChunkTask:
+    """A task carrying only the setups its games use (tasks travel to remote workers)."""
+    used = {(s.condition, s.setup) for s in specs}
+    return ChunkTask(
+        chunk, game, options, tuple(specs), {key: setups[key[0]][key[1]] for key in used}
+    )
+
+
+def play_chunk(task: ChunkTask) -> pa.Table:
+    """Play the chunk's games in plan order; one row per game.
+
+    Columns: :data:`SPEC_COLUMNS` (from the plan), then every field of the game record
+    (``GameRecord.to_dict()`` / ``GalleryRecord.to_dict()``, which includes the board or deal
+    id, the seed and the agents per seat).
+    """
+    if task.game == "catan":
+        parse, play = catan_agent, play_catan
+    else:
+        parse, play = gallery_agent, play_gallery
+    rows: list[dict[str, Any]] = []
+    for spec in task.specs:
+        agents = [parse(seat) for seat in spec.seats]
+        record = play(task.setups[spec.condition, spec.setup], agents, spec.seed, task.options)
+        data = record.to_dict()
+        if data["seed"] != spec.seed or tuple(data["agents"]) != tuple(spec.seats):
+            raise AssertionError(f"game {spec.index}: the record does not match its plan entry")
+        rows.append({col: getattr(spec, col) for col in SPEC_COLUMNS} | data)
+    return pa.Table.from_pylist(rows)

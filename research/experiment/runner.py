@@ -1,0 +1,338 @@
+"""``ludolab run``: generate the setups, play every game of the plan in chunks, analyse.
+
+The run's folder and its files are described in :mod:`.store`; how games are enumerated and
+seeded in :mod:`.config`; why results do not depend on the backend in :mod:`.play`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+from tqdm import tqdm
+
+from research.experiment import provenance
+from research.experiment.backends import BACKENDS, connect_dask, run_dask, run_local
+from research.experiment.config import (
+    ExperimentConfig,
+    config_hash,
+    load_experiment,
+    plan_games,
+    resolved_dict,
+)
+from research.experiment.play import chunk_ranges, make_task
+from research.experiment.setups import (
+    SETUP_FILES,
+    ConditionSetups,
+    Setup,
+    generate_setups,
+    read_setups,
+    write_setups,
+)
+from research.experiment.store import (
+    COMPLETE,
+    RUNNING,
+    STATE_SCHEMA,
+    RunDir,
+    RunError,
+    find_resumable,
+    new_run_id,
+    write_json,
+)
+
+GAMES_SCHEMA = "ludolab.experiment.games/1"
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one invocation of the runner did.
+
+    Attributes:
+        path: the run's folder.
+        n_games: games in the plan.
+        played: games played by this invocation (the rest came from an earlier one).
+        seconds: wall-clock time of this invocation's playing (setups excluded).
+        resumed: whether an unfinished run was resumed.
+    """
+
+    path: Path
+    n_games: int
+    played: int
+    seconds: float
+    resumed: bool
+
+
+def _say(message: str, quiet: bool) -> None:
+    if not quiet:
+        print(message, file=sys.stderr, flush=True)
+
+
+def run_experiment(
+    config_path: str | Path,
+    *,
+    out: str | Path = "results",
+    workers: int = 1,
+    backend: str = "local",
+    scheduler: str | None = None,
+    resume: bool | str | Path = False,
+    run_id: str | None = None,
+    analyse: bool = True,
+    quiet: bool = False,
+) -> RunResult:
+    """Run the experiment in ``config_path`` under ``<out>/<name>/<run id>/``.
+
+    Args:
+        out: the results root.
+        workers: local worker processes (``local`` backend; 1 plays in this process).
+        backend: ``local`` or ``dask`` (then ``scheduler`` is the scheduler's address).
+        resume: False starts a new run; True resumes the newest unfinished run of this config
+            under ``out``; a path resumes that run folder.
+        run_id: the new run's folder name (default: UTC time and the config hash).
+        analyse: compute metrics, comparisons, figures and the report at the end.
+        quiet: no progress bar or messages (stderr).
+
+    Raises ConfigError for a bad config, RunError for a run that cannot start or resume, and
+    lets KeyboardInterrupt through after saving every finished chunk (a message on stderr says
+    how to resume).
+    """
+    if backend not in BACKENDS:
+        raise RunError(f"--backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    if backend == "dask" and not scheduler:
+        raise RunError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+    if workers < 1:
+        raise RunError(f"--workers must be at least 1, got {workers}")
+    config_path = Path(config_path)
+    config = load_experiment(config_path)
+    client = connect_dask(scheduler or "") if backend == "dask" else None
+    try:
+        return _run(config, config_path, Path(out), workers, client, resume, run_id, analyse, quiet)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _run(
+    config: ExperimentConfig,
+    config_path: Path,
+    root: Path,
+    workers: int,
+    client: Any,
+    resume: bool | str | Path,
+    run_id: str | None,
+    analyse: bool,
+    quiet: bool,
+) -> RunResult:
+    backend = "local" if client is None else "dask"
+    if client is not None:  # for the provenance: the cluster's workers at the start
+        workers = len(client.scheduler_info().get("workers", {}))
+    chash = config_hash(config)
+    if resume:
+        run = (
+            RunDir(Path(resume))
+            if not isinstance(resume, bool)
+            else find_resumable(root, config.name, chash)
+        )
+        state = run.read_state()
+        if state.get("config_hash") != chash:
+            raise RunError(
+                f"{run.path}: started from a different config (hash "
+                f"{state.get('config_hash', '?')[:12]}, now {chash[:12]}); resume with the "
+                f"config it started from, or start a new run"
+            )
+        if state.get("status") == COMPLETE:
+            _say(f"{run.path}: already complete; nothing to play", quiet)
+            if analyse:
+                _analyse(run, quiet)
+            return RunResult(run.path, state["n_games"], 0, 0.0, True)
+        _say(f"resuming {run.path}", quiet)
+    else:
+        run = RunDir(root / config.name / (run_id or new_run_id(chash)))
+        state = _start(run, config, config_path, chash)
+    setups = _setups(run, config, state, quiet)
+    played, seconds = _play(run, config, chash, setups, workers, client, quiet)
+    state = run.read_state()
+    state["play_seconds"] = round(state.get("play_seconds", 0.0) + seconds, 3)
+    state["invocations"] = state.get("invocations", 0) + 1
+    _finish(run, config, chash, state, backend, workers)
+    if analyse:
+        _analyse(run, quiet)
+    return RunResult(run.path, config.n_games, played, seconds, bool(resume))
+
+
+def _start(run: RunDir, config: ExperimentConfig, config_path: Path, chash: str) -> dict:
+    if run.path.exists():
+        raise RunError(
+            f"{run.path} already exists; give another --run-id or resume it (--resume {run.path})"
+        )
+    run.path.mkdir(parents=True)
+    try:
+        shutil.copyfile(config_path, run.path / "config.toml")
+        write_json(run.path / "config.resolved.json", resolved_dict(config))
+        ranges = chunk_ranges(config.n_games, config.chunk_size)
+        state = {
+            "schema": STATE_SCHEMA,
+            "experiment": config.name,
+            "run_id": run.path.name,
+            "config": str(config_path),
+            "config_hash": chash,
+            "game": config.game,
+            "n_games": config.n_games,
+            "chunk_size": config.chunk_size,
+            "n_chunks": len(ranges),
+            "status": RUNNING,
+            "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        run.write_state(state)
+    except BaseException:
+        shutil.rmtree(run.path, ignore_errors=True)  # nothing played yet: leave nothing behind
+        raise
+    return state
+
+
+def _setups(
+    run: RunDir, config: ExperimentConfig, state: dict, quiet: bool
+) -> dict[str, list[Setup]]:
+    path = run.path / SETUP_FILES[config.game]
+    if path.exists():
+        setups = read_setups(path, config.game)
+        missing = [c.name for c in config.conditions if not setups.get(c.name)]
+        if missing:
+            raise RunError(
+                f"{path}: no setups for condition(s) {missing}; the run folder was altered"
+            )
+        return setups
+    start = time.perf_counter()
+    generated: dict[str, ConditionSetups] = generate_setups(
+        config, lambda name: _say(f"generating {config.setup_kind} for {name!r}", quiet)
+    )
+    write_setups(generated, path)
+    state["setups"] = [cs.summary() for cs in generated.values()]
+    state["setup_seconds"] = round(time.perf_counter() - start, 3)
+    run.write_state(state)
+    return {name: cs.setups for name, cs in generated.items()}
+
+
+def _play(
+    run: RunDir,
+    config: ExperimentConfig,
+    chash: str,
+    setups: dict[str, list[Setup]],
+    workers: int,
+    client: Any,
+    quiet: bool,
+) -> tuple[int, float]:
+    specs = plan_games(config)
+    ranges = chunk_ranges(len(specs), config.chunk_size)
+    done = run.finished_chunks(chash, ranges)
+    todo = [c for c in range(len(ranges)) if c not in done]
+    wrapped = {name: _cycle(config, name, s) for name, s in setups.items()}
+    tasks = (
+        make_task(c, config.game, config.options, specs[ranges[c].start : ranges[c].stop], wrapped)
+        for c in todo
+    )
+    results: Iterator[tuple[int, pa.Table]] = (
+        run_local(tasks, workers) if client is None else run_dask(tasks, client)
+    )
+    already = sum(len(ranges[c]) for c in done)
+    played = 0
+    start = time.perf_counter()
+    bar = tqdm(
+        total=len(specs),
+        initial=already,
+        unit="game",
+        desc=config.name,
+        disable=quiet,
+        dynamic_ncols=True,
+        smoothing=0.1,
+        file=sys.stderr,
+    )
+    try:
+        for chunk, table in results:
+            run.write_chunk(chunk, ranges[chunk], table, chash)
+            played += len(ranges[chunk])
+            bar.update(len(ranges[chunk]))
+    except KeyboardInterrupt:
+        bar.close()
+        _say(_resume_hint(run, "interrupted", _saved(run, chash, ranges), len(specs)), quiet=False)
+        raise
+    except RunError as exc:
+        bar.close()
+        hint = _resume_hint(run, "stopped", _saved(run, chash, ranges), len(specs))
+        raise RunError(f"{exc}. {hint}") from exc
+    except Exception as exc:
+        bar.close()
+        hint = _resume_hint(run, "stopped", _saved(run, chash, ranges), len(specs))
+        raise RunError(f"a chunk failed: {type(exc).__name__}: {exc}. {hint}") from exc
+    bar.close()
+    return played, time.perf_counter() - start
+
+
+def _cycle(config: ExperimentConfig, name: str, setups: list[Setup]) -> list[Setup]:
+    """The plan indexes ``config.setups`` setups; a sampler that gave fewer (enumerate,
+    optimise) has its setups reused in turn."""
+    return [setups[s % len(setups)] for s in range(config.setups)]
+
+
+def _saved(run: RunDir, chash: str, ranges: list[range]) -> int:
+    """Games in the chunk files on disk now."""
+    return sum(len(ranges[c]) for c in run.finished_chunks(chash, ranges))
+
+
+def _resume_hint(run: RunDir, what: str, saved: int, total: int) -> str:
+    return (
+        f"{what}: {saved} of {total} games saved in {run.path}; continue with "
+        f"'ludolab run CONFIG --resume {run.path}'"
+    )
+
+
+def _finish(
+    run: RunDir, config: ExperimentConfig, chash: str, state: dict, backend: str, workers: int
+) -> None:
+    meta = {
+        "schema": GAMES_SCHEMA,
+        "experiment": config.name,
+        "game": config.game,
+        "config_hash": chash,
+    }
+    run.assemble(state["n_chunks"], state["n_games"], meta)
+    prov = provenance.collect(
+        chash,
+        {
+            "master": config.seed,
+            "setups": {s["condition"]: s["seed"] for s in state.get("setups", [])},
+            "games": "per game in games.parquet (column seed); see config.py for their derivation",
+        },
+    )
+    prov |= {
+        "run_id": state["run_id"],
+        "created": state["created"],
+        "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+        "backend": backend,
+        "workers": workers,
+        "invocations": state.get("invocations", 1),
+        "setup_seconds": state.get("setup_seconds"),
+        "play_seconds": state.get("play_seconds"),
+        "games_per_second": round(state["n_games"] / state["play_seconds"], 1)
+        if state.get("play_seconds")
+        else None,
+        "setups": state.get("setups", []),
+    }
+    write_json(run.path / "provenance.json", prov)
+    state["status"] = COMPLETE
+    state["finished"] = prov["finished"]
+    run.write_state(state)
+
+
+def _analyse(run: RunDir, quiet: bool) -> None:
+    from research.experiment.report import analyse_run
+
+    _say("analysing: metrics, comparisons, figures, report", quiet)
+    report = analyse_run(run.path)
+    _say(f"report: {report}", quiet)

@@ -1,0 +1,190 @@
+"""The setups an experiment plays: boards (Catan) or deals (Masters Gallery), per condition.
+
+Each condition's setups are generated from its own seed (:func:`.config.setup_seed`), so they
+do not depend on the other conditions, on the worker count or on the backend. On disk they are
+one JSON object per line (``boards.jsonl`` / ``deals.jsonl``), in condition order, each the
+setup's own schema plus two fields, ``condition`` and ``setup`` (its index within the
+condition); the board and deal readers ignore the extra fields, so the file also feeds
+``ludolab simulate --boards`` directly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from envs.catan.board import Board, BoardError
+from envs.gallery.deal import Deal, DealError
+from envs.gallery.engine import GalleryOptions
+from research.catan.constraint_set import ConstraintSet
+from research.catan.generate import generate_boards
+from research.experiment.config import ExperimentConfig, setup_seed
+from research.experiment.store import RunError
+from research.gallery.deals import DealSet, generate_deals
+
+Setup = Board | Deal
+SETUP_FILES = {"catan": "boards.jsonl", "gallery": "deals.jsonl"}
+
+
+@dataclass
+class ConditionSetups:
+    """One condition's setups and what its sampler reported (for the report and provenance).
+
+    Attributes:
+        condition: the condition's name.
+        setups: the boards or deals, index ``s`` is setup ``s`` of the plan.
+        seed: the seed they were generated from.
+        sampler: the sampler (method) actually used.
+        uniform: whether that sampler draws uniformly from the satisfying setups.
+        acceptance: the share of fair shuffles that satisfy the set, when the sampler knows it
+            (measured by rejection, or exact), else None.
+        seconds: generation time (wall clock).
+        notes: the sampler's remarks.
+    """
+
+    condition: str
+    setups: list[Setup]
+    seed: int
+    sampler: str
+    uniform: bool
+    acceptance: float | None = None
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-ready: everything but the setups themselves."""
+        return {
+            "condition": self.condition,
+            "count": len(self.setups),
+            "seed": self.seed,
+            "sampler": self.sampler,
+            "uniform": self.uniform,
+            "acceptance": self.acceptance,
+            "seconds": round(self.seconds, 3),
+            "notes": list(self.notes),
+        }
+
+
+def generate_condition(config: ExperimentConfig, name: str) -> ConditionSetups:
+    """Generate condition ``name``'s setups (``config.setups`` of them, fewer only when an
+    ``enumerate`` sampler finds fewer boards than asked: then all of them, with a note)."""
+    cond = config.condition(name)
+    seed = setup_seed(config, name)
+    cset = cond.constraint_set
+    if config.game == "catan":
+        assert isinstance(cset, ConstraintSet)
+        n = None if cond.sampler == "optimise" else config.setups
+        boards, report = generate_boards(
+            cset,
+            n,
+            cond.sampler,
+            seed,
+            objective=cond.objective or "pip-spread",
+            time_limit=cond.time_limit,
+        )
+        notes = list(report.notes)
+        if len(boards) < config.setups and cond.sampler in ("enumerate", "optimise"):
+            notes.append(
+                f"the {cond.sampler} sampler gave {len(boards)} board(s), not "
+                f"{config.setups}: games are spread over those"
+            )
+        return ConditionSetups(
+            name,
+            list(boards),
+            seed,
+            cond.sampler,
+            report.uniform,
+            report.acceptance,
+            report.seconds,
+            notes,
+        )
+    assert isinstance(cset, DealSet) and isinstance(config.options, GalleryOptions)
+    deals, dreport = generate_deals(
+        cset,
+        config.players,
+        config.setups,
+        seed,
+        method=cond.sampler,
+        symbols=config.options.symbols,
+        hand_size=config.options.hand_size,
+    )
+    acceptance = (
+        dreport.exact_probability
+        if dreport.exact_probability is not None
+        else dreport.acceptance
+        if dreport.method == "rejection"
+        else 1.0
+    )
+    return ConditionSetups(
+        name,
+        list(deals),
+        seed,
+        dreport.method,
+        dreport.uniform,
+        acceptance,
+        dreport.seconds,
+        list(dreport.notes),
+    )
+
+
+def generate_setups(
+    config: ExperimentConfig, progress: Callable[[str], None] | None = None
+) -> dict[str, ConditionSetups]:
+    """Every condition's setups, in config order. ``progress`` is told each condition's name
+    before it is generated."""
+    out = {}
+    for cond in config.conditions:
+        if progress is not None:
+            progress(cond.name)
+        out[cond.name] = generate_condition(config, cond.name)
+    return out
+
+
+def write_setups(setups: Mapping[str, ConditionSetups], path: Path) -> int:
+    """Write every setup (with ``condition`` and ``setup`` fields) atomically; return the count."""
+    tmp = path.with_name(f".{path.name}.partial")
+    count = 0
+    try:
+        with tmp.open("w") as fh:
+            for name, cs in setups.items():
+                for s, setup in enumerate(cs.setups):
+                    fh.write(json.dumps({**setup.to_dict(), "condition": name, "setup": s}) + "\n")
+                    count += 1
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return count
+
+
+def read_setups(path: Path, game: str) -> dict[str, list[Setup]]:
+    """Setups by condition from a file written by :func:`write_setups`, in file order.
+
+    Raises RunError naming the file and line for anything malformed (not JSON, a bad
+    board or deal, missing or out-of-order ``condition``/``setup`` fields).
+    """
+    parse = Board.from_dict if game == "catan" else Deal.from_dict
+    errors = (BoardError, DealError, ValueError)
+    out: dict[str, list[Setup]] = {}
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as exc:
+        raise RunError(f"{path}: cannot read the setups ({exc.strerror})") from exc
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{lineno}"
+        try:
+            data = json.loads(line)
+            name, index = data["condition"], data["setup"]
+            setups = out.setdefault(name, [])
+            if index != len(setups):
+                raise ValueError(f"setup {index} of {name!r} out of order (expected {len(setups)})")
+            setups.append(parse(data, where))
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise RunError(f"{where}: not a setup line written by 'ludolab run' ({exc})") from exc
+        except errors as exc:
+            raise RunError(f"{where}: {exc}") from exc
+    return out

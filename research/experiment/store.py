@@ -1,0 +1,201 @@
+"""A run's folder on disk, written so that an interrupted run can be resumed exactly.
+
+Layout of ``<root>/<experiment>/<run-id>/``::
+
+    run.json              state: config hash, games, chunks, status (running / complete)
+    config.toml           the config file as given; config.resolved.json: every default filled in
+    boards.jsonl          the setups (deals.jsonl for Masters Gallery), see .setups
+    chunks/chunk-NNNNN.parquet   finished chunks while the run is going (removed at the end)
+    games.parquet         one row per game, in plan order (written once every chunk is done)
+    provenance.json       versions, seeds, git commit, timings
+    metrics/, comparisons.*, figures/, report.md, report.html   the analysis
+
+Every file is written to a temporary name and renamed into place, so a crash leaves either the
+old file or the new one, never half of one. A chunk file is the unit of progress: a resumed run
+replays exactly the chunks without a file, and games.parquet is assembled from exactly one file
+per chunk, so no game is lost or counted twice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+STATE_SCHEMA = "ludolab.run/1"
+RUNNING, COMPLETE = "running", "complete"
+
+
+class RunError(RuntimeError):
+    """A run that cannot start, resume or finish as asked; the message says what to do."""
+
+
+def _atomic(path: Path, write: Callable[[str], None]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically."""
+    _atomic(path, lambda tmp: Path(tmp).write_text(text))
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write ``data`` as indented JSON to ``path`` atomically."""
+    write_text(path, json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+def write_parquet(path: Path, table: pa.Table) -> None:
+    """Write ``table`` to ``path`` atomically."""
+    _atomic(path, lambda tmp: pq.write_table(table, tmp))
+
+
+def with_metadata(table: pa.Table, meta: dict[str, Any]) -> pa.Table:
+    """``table`` with ``meta`` (JSON) in its schema metadata under the key ``ludolab``."""
+    return table.replace_schema_metadata({"ludolab": json.dumps(meta, sort_keys=True)})
+
+
+def table_metadata(path: Path) -> dict[str, Any]:
+    """The ``ludolab`` metadata of a Parquet file written by :func:`with_metadata`."""
+    raw = (pq.read_schema(path).metadata or {}).get(b"ludolab")
+    return json.loads(raw) if raw else {}
+
+
+def new_run_id(config_hash: str) -> str:
+    """``YYYYmmdd-HHMMSS-<first 8 hex of the config hash>`` (UTC)."""
+    return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{config_hash[:8]}"
+
+
+class RunDir:
+    """One run's folder: paths, state, chunk files."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+
+    # --- paths
+    @property
+    def state_path(self) -> Path:
+        return self.path / "run.json"
+
+    @property
+    def chunks_dir(self) -> Path:
+        return self.path / "chunks"
+
+    @property
+    def games_path(self) -> Path:
+        return self.path / "games.parquet"
+
+    def chunk_path(self, chunk: int) -> Path:
+        return self.chunks_dir / f"chunk-{chunk:05d}.parquet"
+
+    # --- state
+    def read_state(self) -> dict[str, Any]:
+        """run.json; RunError if the folder is not a run."""
+        try:
+            state = json.loads(self.state_path.read_text())
+        except FileNotFoundError as exc:
+            raise RunError(f"{self.path}: not a run folder (no run.json)") from exc
+        except (OSError, json.JSONDecodeError) as exc:
+            raise RunError(f"{self.state_path}: unreadable ({exc})") from exc
+        if state.get("schema") != STATE_SCHEMA:
+            raise RunError(f"{self.state_path}: schema {state.get('schema')!r}, not {STATE_SCHEMA}")
+        return state
+
+    def write_state(self, state: dict[str, Any]) -> None:
+        write_json(self.state_path, state)
+
+    # --- chunks
+    def finished_chunks(self, config_hash: str, ranges: list[range]) -> set[int]:
+        """Chunks with a valid file. Leftover temporary files (a write cut off) are removed; a
+        chunk file from another config or with the wrong games is an error, not skipped."""
+        if not self.chunks_dir.is_dir():
+            return set()
+        for tmp in self.chunks_dir.glob(".*.tmp"):
+            tmp.unlink(missing_ok=True)
+        done = set()
+        for path in sorted(self.chunks_dir.glob("chunk-*.parquet")):
+            try:
+                chunk = int(path.stem.removeprefix("chunk-"))
+                meta = table_metadata(path)
+                rows = pq.read_metadata(path).num_rows
+            except (ValueError, OSError, pa.ArrowException) as exc:
+                raise RunError(
+                    f"{path}: unreadable chunk file ({exc}); delete it and resume"
+                ) from exc
+            expected = ranges[chunk] if 0 <= chunk < len(ranges) else None
+            if (
+                meta.get("config_hash") != config_hash
+                or expected is None
+                or meta.get("start") != expected.start
+                or meta.get("stop") != expected.stop
+                or rows != len(expected)
+            ):
+                raise RunError(
+                    f"{path}: this chunk does not belong to this run's plan (config hash, game "
+                    f"range or row count differ); the run folder was altered"
+                )
+            done.add(chunk)
+        return done
+
+    def write_chunk(self, chunk: int, games: range, table: pa.Table, config_hash: str) -> None:
+        """Save a finished chunk (atomically), tagged with its config hash and game range."""
+        meta = {
+            "config_hash": config_hash,
+            "chunk": chunk,
+            "start": games.start,
+            "stop": games.stop,
+        }
+        write_parquet(self.chunk_path(chunk), with_metadata(table, meta))
+
+    def assemble(self, n_chunks: int, n_games: int, meta: dict[str, Any]) -> pa.Table:
+        """Concatenate the chunk files in order into games.parquet (atomically), check that it
+        holds every game of the plan exactly once, then remove the chunk files."""
+        tables = [pq.read_table(self.chunk_path(c)) for c in range(n_chunks)]
+        table = pa.concat_tables(
+            [t.replace_schema_metadata(None) for t in tables], promote_options="permissive"
+        )
+        index = table.column("index").to_pylist()
+        if index != list(range(n_games)):
+            raise RunError(
+                f"{self.path}: the chunks do not hold games 0..{n_games - 1} exactly once; "
+                f"delete the chunks folder and rerun"
+            )
+        table = with_metadata(table, meta)
+        write_parquet(self.games_path, table)
+        for c in range(n_chunks):
+            self.chunk_path(c).unlink(missing_ok=True)
+        self.chunks_dir.rmdir() if not any(self.chunks_dir.iterdir()) else None
+        return table
+
+
+def find_resumable(root: Path, experiment: str, config_hash: str) -> RunDir:
+    """The newest unfinished run of ``experiment`` under ``root`` with this config hash."""
+    base = root / experiment
+    candidates = []
+    for path in sorted(base.glob("*/run.json")) if base.is_dir() else []:
+        try:
+            state = RunDir(path.parent).read_state()
+        except RunError:
+            continue
+        if state.get("config_hash") == config_hash and state.get("status") != COMPLETE:
+            candidates.append((state.get("created", ""), path.parent))
+    if not candidates:
+        raise RunError(
+            f"no unfinished run of {experiment!r} with this config under {base}; "
+            f"run without --resume to start one (or give the run folder: --resume DIR)"
+        )
+    return RunDir(max(candidates)[1])
