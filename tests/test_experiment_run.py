@@ -1,0 +1,400 @@
+"""`ludolab run`: the run folder, bit-identical results across backends, resuming after
+Ctrl-C / a killed worker / a killed runner, the analysis and the report, and clear errors."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from envs.catan.board import iter_boards
+from research.cli import main
+from research.experiment import config_hash, load_experiment, plan_games
+from research.experiment.analysis import _orient, analyse, load_run
+from research.experiment.runner import run_experiment
+from research.experiment.store import RunError
+
+TINY = """
+name = "tiny"
+question = "Do official boards play differently from fair shuffles?"
+game = "catan"
+seed = 7
+players = 4
+boards = {boards}
+games_per_board = {games}
+chunk_size = {chunk}
+metrics = ["turns", "score_spread", "lead_change", "catan.sevens", "condition.balance"]
+
+[[conditions]]
+name = "official"
+constraints = "official"
+
+[[conditions]]
+name = "random"
+constraints = "random"
+
+[[lineups]]
+name = "greedy"
+seats = "greedy"
+
+[[lineups]]
+name = "mixed"
+seats = ["greedy", "greedy", "greedy", "random"]
+
+[comparisons]
+baseline = "official"
+n_boot = 200
+"""
+
+GALLERY = """
+name = "tiny-gallery"
+question = "Do balanced symbols change the game?"
+game = "gallery"
+seed = 3
+players = 3
+deals = 3
+games_per_deal = 4
+chunk_size = 8
+
+[[conditions]]
+name = "fair"
+constraints = "fair"
+
+[[conditions]]
+name = "balanced-symbols"
+constraints = "balanced-symbols"
+
+[[lineups]]
+name = "greedy"
+seats = "greedy"
+
+[comparisons]
+baseline = "fair"
+n_boot = 100
+metrics = ["turns", "score_spread"]
+"""
+
+
+def write_config(path: Path, boards: int = 2, games: int = 3, chunk: int = 7) -> Path:
+    path.write_text(TINY.format(boards=boards, games=games, chunk=chunk))
+    return path
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """A small Catan run, played in this process, with the analysis."""
+    base = tmp_path_factory.mktemp("small")
+    # 8 distinct boards: enough for the regression on 5 board features
+    cfg = write_config(base / "tiny.toml", boards=4, games=2)
+    result = run_experiment(cfg, out=base / "results", run_id="ref", quiet=True)
+    return cfg, result
+
+
+def test_run_folder_holds_everything(small):
+    cfg, result = small
+    config = load_experiment(cfg)
+    run = result.path
+    assert run == cfg.parent / "results" / "tiny" / "ref"
+    for name in (
+        "run.json",
+        "config.toml",
+        "config.resolved.json",
+        "boards.jsonl",
+        "games.parquet",
+        "provenance.json",
+        "report.md",
+        "report.html",
+        "comparisons.md",
+        "comparisons.csv",
+        "comparisons.tex",
+        "omnibus.csv",
+        "regression.csv",
+        "metrics/per_game.parquet",
+        "metrics/conditions.csv",
+    ):
+        assert (run / name).is_file(), name
+    assert not (run / "chunks").exists()
+    state = json.loads((run / "run.json").read_text())
+    assert state["status"] == "complete" and state["config_hash"] == config_hash(config)
+    games = pd.read_parquet(run / "games.parquet")
+    plan = plan_games(config)
+    assert len(games) == config.n_games == len(plan) == result.n_games == 2 * 4 * 2 * (1 + 4)
+    assert games["index"].tolist() == list(range(len(plan)))
+    assert games["seed"].tolist() == [s.seed for s in plan]
+    assert [tuple(a) for a in games["agents"]] == [s.seats for s in plan]
+    boards = list(iter_boards(run / "boards.jsonl"))
+    assert len(boards) == 8
+    by_cond = {
+        c: {b.id for b in boards[i * 4 : (i + 1) * 4]} for i, c in enumerate(["official", "random"])
+    }
+    for cond, ids in by_cond.items():
+        assert set(games.loc[games["condition"] == cond, "board_id"]) == ids
+    prov = json.loads((run / "provenance.json").read_text())
+    assert prov["config_hash"] == config_hash(config)
+    assert prov["packages"]["numpy"] and prov["solvers"]["gecode"]
+    assert set(prov["git"]) == {"commit", "dirty"}
+    assert prov["seeds"]["master"] == 7
+
+
+def test_games_are_paired_and_seats_rotate(small):
+    _, result = small
+    games = pd.read_parquet(result.path / "games.parquet")
+    # Common random numbers: the same pair key has the same seed and seats on both conditions.
+    wide = games.pivot(index="pair", columns="condition", values="seed")
+    assert (wide["official"] == wide["random"]).all()
+    mixed = games[games["lineup"] == "mixed"]
+    seat_of_random = Counter(list(a).index("random") for a in mixed["agents"])
+    assert seat_of_random == {0: 16, 1: 16, 2: 16, 3: 16}
+
+
+def test_report_answers_with_tables_and_embedded_figures(small):
+    _, result = small
+    md = (result.path / "report.md").read_text()
+    for text in (
+        "Do official boards play differently",
+        "## Findings",
+        "## Main table",
+        "## Provenance",
+        "official",
+        "random",
+        "rank-biserial",
+    ):
+        assert text in md
+    figures = list((result.path / "figures").glob("*.png"))
+    assert {p.stem for p in figures} >= {"length-greedy", "win-rates-mixed", "example-boards"}
+    assert all(p.with_suffix(".pdf").is_file() for p in figures)
+    for p in figures:
+        assert f"figures/{p.name}" in md
+    html = (result.path / "report.html").read_text()
+    assert html.count("data:image/png;base64,") == len(figures)
+    assert "src='figures" not in html and "<table" in html
+
+
+def test_comparisons_are_oriented_against_the_baseline(small):
+    _, result = small
+    table = pd.read_csv(result.path / "comparisons.csv")
+    assert set(table["condition2"]) == {"official"} and set(table["condition1"]) == {"random"}
+    per_game = pd.read_parquet(result.path / "metrics" / "per_game.parquet")
+    row = table[(table["lineup"] == "greedy") & (table["metric"] == "turns")].iloc[0]
+    g = per_game[per_game["lineup"] == "greedy"]
+    assert row["median1"] == g.loc[g["condition"] == "random", "turns"].median()
+    assert row["median2"] == g.loc[g["condition"] == "official", "turns"].median()
+    assert set(table["metric"]) == {"turns", "score_spread", "lead_change", "sevens"}
+
+
+def test_orient_swaps_every_paired_column():
+    table = pd.DataFrame(
+        {
+            "condition1": ["base", "a"],
+            "condition2": ["a", "base"],
+            "n1": [1, 3],
+            "n2": [2, 4],
+            "median1": [10.0, 30.0],
+            "median2": [20.0, 40.0],
+            "mean1": [1.0, 3.0],
+            "mean2": [2.0, 4.0],
+            "effect": [0.5, 0.25],
+            "ci_low": [0.1, 0.2],
+            "ci_high": [0.9, 0.3],
+        }
+    )
+    out = _orient(table, "base")
+    assert out["condition1"].tolist() == ["a", "a"] and out["condition2"].tolist() == ["base"] * 2
+    assert out["median1"].tolist() == [20.0, 30.0] and out["median2"].tolist() == [10.0, 40.0]
+    assert out["n1"].tolist() == [2, 3] and out["mean2"].tolist() == [1.0, 4.0]
+    assert out["effect"].tolist() == [-0.5, 0.25]
+    assert out["ci_low"].tolist() == [-0.9, 0.2] and out["ci_high"].tolist() == [-0.1, 0.3]
+
+
+def test_worker_processes_give_identical_games(small, tmp_path):
+    cfg, result = small
+    two = run_experiment(cfg, out=tmp_path, workers=2, analyse=False, quiet=True)
+    assert digest(two.path / "games.parquet") == digest(result.path / "games.parquet")
+
+
+def test_dask_backend_gives_identical_games(small, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    cfg, result = small
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        run = run_experiment(
+            cfg,
+            out=tmp_path,
+            backend="dask",
+            scheduler=cluster.scheduler_address,
+            analyse=False,
+            quiet=True,
+        )
+    assert digest(run.path / "games.parquet") == digest(result.path / "games.parquet")
+    assert json.loads((run.path / "provenance.json").read_text())["backend"] == "dask"
+
+
+# --- interruptions: a real `ludolab run` process, stopped part-way, then resumed
+
+
+@pytest.fixture(scope="module")
+def longer(tmp_path_factory):
+    """A run long enough to interrupt (800 games in 80 chunks), and its uninterrupted games."""
+    base = tmp_path_factory.mktemp("longer")
+    cfg = write_config(base / "tiny.toml", boards=4, games=20, chunk=10)
+    ref = run_experiment(cfg, out=base / "ref", analyse=False, quiet=True)
+    return cfg, digest(ref.path / "games.parquet")
+
+
+def _start(cfg: Path, out: Path, workers: int) -> subprocess.Popen:
+    code = "import sys; from research.cli import main; sys.exit(main())"
+    args = [
+        "run",
+        str(cfg),
+        "--out",
+        str(out),
+        "--run-id",
+        "r",
+        "--workers",
+        str(workers),
+        "--no-analysis",
+        "--quiet",
+    ]
+    return subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _wait_for_chunks(chunks: Path, proc: subprocess.Popen, n: int = 3) -> None:
+    deadline = time.monotonic() + 120
+    while len(list(chunks.glob("chunk-*.parquet"))) < n:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "kill-worker", "kill-runner"])
+def test_interrupted_run_resumes_to_the_same_games(longer, tmp_path, how):
+    cfg, reference = longer
+    proc = _start(cfg, tmp_path, workers=2)
+    run = tmp_path / "tiny" / "r"
+    _wait_for_chunks(run / "chunks", proc)
+    if how == "ctrl-c":
+        proc.send_signal(signal.SIGINT)
+    elif how == "kill-worker":
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+        os.kill(int(children[0]), signal.SIGKILL)
+    else:
+        proc.kill()
+    _, err = proc.communicate(timeout=120)
+    assert not (run / "games.parquet").exists()
+    saved = len(list((run / "chunks").glob("chunk-*.parquet")))
+    assert 0 < saved < 80
+    if how == "ctrl-c":
+        assert proc.returncode == 130 and f"--resume {run}" in err
+    elif how == "kill-worker":
+        assert proc.returncode == 2 and "worker process died" in err and "--resume" in err
+    else:
+        assert proc.returncode == -signal.SIGKILL
+        time.sleep(0.5)  # the workers follow their killed parent
+    resumed = run_experiment(cfg, out=tmp_path, resume=True, analyse=False, quiet=True)
+    assert resumed.path == run and resumed.played == 800 - 10 * saved
+    assert digest(run / "games.parquet") == reference
+
+
+def test_resume_errors(small, tmp_path, capsys):
+    cfg, result = small
+    assert main(["run", str(cfg), "--out", str(tmp_path), "--resume", "-q"]) == 2
+    assert "no unfinished run of 'tiny'" in capsys.readouterr().err
+    other = write_config(tmp_path / "other.toml", games=4)
+    assert main(["run", str(other), "--resume", str(result.path), "-q", "--no-analysis"]) == 2
+    assert "started from a different config" in capsys.readouterr().err
+    # A complete run resumed again: nothing to play.
+    again = run_experiment(cfg, resume=result.path, analyse=False, quiet=True)
+    assert again.played == 0
+
+
+def test_a_foreign_chunk_file_is_refused(tmp_path):
+    cfg = write_config(tmp_path / "tiny.toml")
+    with pytest.raises(KeyboardInterrupt):
+        _interrupt_after_first_chunk(cfg, tmp_path)
+    run = tmp_path / "tiny" / "r"
+    chunk = sorted((run / "chunks").glob("chunk-*.parquet"))[0]
+    table = pq.read_table(chunk)
+    pq.write_table(table.slice(0, 2), chunk)  # altered: wrong row count, no metadata
+    with pytest.raises(RunError, match="does not belong to this run"):
+        run_experiment(cfg, out=tmp_path, resume=True, analyse=False, quiet=True)
+
+
+def _interrupt_after_first_chunk(cfg: Path, out: Path) -> None:
+    from research.experiment import runner
+
+    original = runner.RunDir.write_chunk
+
+    def write_then_stop(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        raise KeyboardInterrupt
+
+    runner.RunDir.write_chunk = write_then_stop
+    try:
+        run_experiment(cfg, out=out, run_id="r", analyse=False, quiet=True)
+    finally:
+        runner.RunDir.write_chunk = original
+
+
+def test_bad_config_leaves_nothing_behind(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        TINY.format(boards=2, games=3, chunk=7).replace('seats = "greedy"', 'seats = "greedyy"')
+    )
+    assert main(["run", str(bad), "--out", str(tmp_path / "results")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "bad.toml" in err and "greedyy" in err
+    assert not (tmp_path / "results").exists()
+    assert main(["run", str(bad), "--backend", "dask"]) == 2
+    assert "--scheduler" in capsys.readouterr().err
+
+
+def test_compare_and_plot_redo_the_analysis(small, capsys):
+    _, result = small
+    (result.path / "comparisons.md").unlink()
+    assert main(["compare", str(result.path)]) == 0
+    assert (result.path / "comparisons.md").is_file()
+    out = capsys.readouterr().out
+    assert "comparisons.csv" in out
+    assert main(["plot", str(result.path)]) == 0
+    assert "length-greedy.pdf" in capsys.readouterr().out
+
+
+def test_compare_refuses_an_unfinished_run(tmp_path, capsys):
+    cfg = write_config(tmp_path / "tiny.toml")
+    with pytest.raises(KeyboardInterrupt):
+        _interrupt_after_first_chunk(cfg, tmp_path)
+    assert main(["compare", str(tmp_path / "tiny" / "r")]) == 2
+    assert "not finished" in capsys.readouterr().err
+
+
+def test_gallery_run_end_to_end(tmp_path):
+    cfg = tmp_path / "g.toml"
+    cfg.write_text(GALLERY)
+    result = run_experiment(cfg, out=tmp_path, quiet=True)
+    analysis = analyse(load_run(result.path))
+    assert len(analysis.data.games) == 2 * 3 * 4
+    assert (result.path / "deals.jsonl").is_file()
+    figures = {p.stem for p in (result.path / "figures").glob("*.png")}
+    assert "score-spread-vs-tightness-greedy" in figures and "example-boards" not in figures
+    md = (result.path / "report.md").read_text()
+    assert "balanced-symbols" in md and "board features exist for Catan boards only" in md
