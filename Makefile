@@ -6,10 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-all setup minizinc lint bench bench-catan clean
+.PHONY: demo test test-all setup minizinc lint bench bench-catan bench-pipeline clean
 
+# The quickstart experiment end to end: boards, games, statistics, figures, report.
+WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
 demo: setup
-	$(BIN)/ludolab demo
+	$(BIN)/ludolab run experiments/quickstart.toml --workers $(WORKERS)
 
 test: setup
 	$(BIN)/python -m pytest -q
@@ -48,6 +50,10 @@ bench: setup
 # Side by side with catanatron, which the script installs into its own .venv-bench.
 bench-catan: setup
 	$(BIN)/python benchmarks/simulate_catan.py
+
+# 10,000 Catan games with scripted agents, generation and analysis included.
+bench-pipeline: setup
+	$(BIN)/python benchmarks/pipeline.py
 
 clean:
 	rm -rf $(VENV) .venv-bench build *.egg-info

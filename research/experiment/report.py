@@ -73,32 +73,58 @@ def _options_changed(config: dict[str, Any]) -> dict[str, Any]:
 
 
 def _findings(analysis: Analysis) -> list[str]:
-    """The significant pairwise differences in words, largest effect first per lineup."""
+    """Per lineup and condition, the significant differences in words, largest effect first."""
     out = []
     pw = analysis.pairwise
     for lineup in analysis.data.lineups:
-        sig = pw[(pw["lineup"] == lineup) & pw["significant"]]
-        n_tests = int((pw["lineup"] == lineup).sum())
+        rows = pw[pw["lineup"] == lineup]
+        sig = rows[rows["significant"]]
         if sig.empty:
             out.append(
-                f"**{lineup}**: none of the {n_tests} comparisons is significant after correction."
+                f"**{lineup}**: none of the {len(rows)} comparisons is significant after "
+                f"correction."
             )
             continue
-        sig = sig.reindex(sig["effect"].abs().sort_values(ascending=False).index)
-        parts = []
-        for _, r in sig.iterrows():
-            more = "higher" if r["effect"] > 0 else "lower"
-            parts.append(
-                f"{r['metric']} is {more} under {r['condition1']} than {r['condition2']} "
-                f"(median {r['median1']:.3g} vs {r['median2']:.3g}; effect {r['effect']:+.2f}, "
-                f"95% CI [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}])"
-            )
-        out.append(
-            f"**{lineup}**: {len(sig)} of {n_tests} comparisons significant: "
-            + "; ".join(parts)
-            + "."
-        )
+        for (c1, c2), group in sig.groupby(["condition1", "condition2"], sort=False):
+            group = group.reindex(group["effect"].abs().sort_values(ascending=False).index)
+            parts = [
+                f"{r['metric']} {'higher' if r['effect'] > 0 else 'lower'} "
+                f"({r['median1']:.3g} vs {r['median2']:.3g}; {r['effect']:+.2f} "
+                f"[{r['ci_low']:+.2f}, {r['ci_high']:+.2f}])"
+                for _, r in group.iterrows()
+            ]
+            out.append(f"**{lineup}**, {c1} vs {c2}: " + "; ".join(parts) + ".")
+        quiet = [
+            f"{c1} vs {c2}"
+            for (c1, c2), g in rows.groupby(["condition1", "condition2"], sort=False)
+            if not g["significant"].any()
+        ]
+        if quiet:
+            out.append(f"**{lineup}**, no significant difference: {', '.join(quiet)}.")
     return out
+
+
+def glance(analysis: Analysis) -> pd.DataFrame:
+    """Median of every tested metric per lineup and condition; a significant difference from
+    the baseline is marked ▲ (higher) or ▼ (lower). Without a baseline: medians only."""
+    data = analysis.data
+    metrics = list(dict.fromkeys(analysis.pairwise["metric"])) if len(analysis.pairwise) else []
+    med = data.per_game.groupby(["lineup", "condition"], observed=True)[metrics].median()
+    marks: dict[tuple[str, str, str], str] = {}
+    if data.baseline is not None:
+        for _, r in analysis.pairwise[analysis.pairwise["significant"]].iterrows():
+            marks[r["lineup"], r["condition1"], r["metric"]] = " ▲" if r["effect"] > 0 else " ▼"
+    rows = []
+    for lineup in data.lineups:
+        for cond in data.conditions:
+            if (lineup, cond) not in med.index:
+                continue
+            row = {"lineup": lineup, "condition": cond}
+            for m in metrics:
+                value = med.loc[(lineup, cond), m]
+                row[m] = f"{value:.3g}{marks.get((lineup, cond, m), '')}"
+            rows.append(row)
+    return pd.DataFrame(rows)
 
 
 CONDITION_SUMMARY = [
@@ -182,6 +208,14 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             + f", within each lineup, {cmp['correction']}-corrected at alpha = {cmp['alpha']}:",
         ),
         Block("list", _findings(analysis)),
+        Block(
+            "table",
+            glance(analysis),
+            "At a glance: medians per lineup and condition; ▲/▼ a significant difference from "
+            "the baseline (after correction)."
+            if data.baseline
+            else "At a glance: medians.",
+        ),
         Block("h2", "Main table"),
         Block(
             "table",
