@@ -318,6 +318,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     run.set_defaults(run=_run)
 
+    met = sub.add_parser("metrics", help="every game-quality metric with its formula")
+    met.set_defaults(run=_metrics)
+
     for name, what, func in (
         ("compare", "statistics of a finished run (tables: Markdown, CSV, LaTeX)", _compare),
         ("plot", "figures of a finished run (PDF and PNG under RUN/figures)", _plot),
@@ -387,6 +390,14 @@ def _run(args: argparse.Namespace) -> int:
     print(f"{result.n_games:,} games ({result.played:,} played now) -> {result.path}")
     if not args.no_analysis:
         print(f"report: {result.path / 'report.md'} (and report.html)")
+    return 0
+
+
+def _metrics(args: argparse.Namespace) -> int:
+    from research.metrics.registry import metrics_table
+    from research.stats import to_markdown
+
+    print(to_markdown(metrics_table().reset_index()), end="")
     return 0
 
 

@@ -320,6 +320,8 @@ def test_condition_metrics_by_hand():
     assert a["chi2"] == pytest.approx(expected.statistic)
     assert a["chi2_p"] == pytest.approx(expected.pvalue)
     assert a["shared_win_mean"] == 0.25 and a["turns_mean"] == 5.0 and a["turns_sd"] == 0.0
+    # the per-game first_seat_win averages to seat 0's win rate, shared wins split
+    assert a["first_seat_win_mean"] == pytest.approx(a["win_rate_0"])
     assert b["balance"] == 1.0 and b["first_player_advantage"] == 0.0
     ci = binomtest(1, 2).proportion_ci(method="wilson")
     assert b["win_rate_0_low"] == pytest.approx(ci.low)
@@ -348,6 +350,8 @@ def test_condition_metrics_timeouts_and_length():
     assert cm["turns_sd"] == pytest.approx(np.std([2, 3, 4, 2], ddof=1))
     # drama: 1/3 (seat 0 trails 2 vs 3 after turn 1), 0, NaN (timeout, skipped), 1/3
     assert cm["drama_mean"] == pytest.approx(2 / 9)
+    per = per_game_metrics(games, "catan")
+    assert per["first_seat_win"].tolist()[:2] == [1.0, 0.0] and np.isnan(per["first_seat_win"][2])
 
 
 def test_condition_metrics_errors():

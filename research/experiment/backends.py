@@ -81,6 +81,12 @@ def run_local(tasks: Iterable[ChunkTask], workers: int) -> Iterator[tuple[int, p
                     yield chunk, _result(future, chunk)
                 fill()
         except KeyboardInterrupt:
+            running = sum(f.running() for f in pending)
+            print(
+                f"\ninterrupted: finishing the {running} chunk(s) in progress, to keep them",
+                file=sys.stderr,
+                flush=True,
+            )
             for future in pending:
                 future.cancel()
             pool.shutdown(wait=True, cancel_futures=True)

@@ -89,7 +89,7 @@ def _findings(analysis: Analysis) -> list[str]:
             group = group.reindex(group["effect"].abs().sort_values(ascending=False).index)
             parts = [
                 f"{r['metric']} {'higher' if r['effect'] > 0 else 'lower'} "
-                f"({r['median1']:.3g} vs {r['median2']:.3g}; {r['effect']:+.2f} "
+                f"(mean {r['mean1']:.3g} vs {r['mean2']:.3g}; {r['effect']:+.2f} "
                 f"[{r['ci_low']:+.2f}, {r['ci_high']:+.2f}])"
                 for _, r in group.iterrows()
             ]
@@ -105,11 +105,14 @@ def _findings(analysis: Analysis) -> list[str]:
 
 
 def glance(analysis: Analysis) -> pd.DataFrame:
-    """Median of every tested metric per lineup and condition; a significant difference from
-    the baseline is marked ▲ (higher) or ▼ (lower). Without a baseline: medians only."""
+    """Mean of every tested metric per lineup and condition (means show shifts in the many
+    small-integer and 0/1 metrics that medians hide); a significant difference from the
+    baseline is marked ▲ (higher) or ▼ (lower)."""
     data = analysis.data
     metrics = list(dict.fromkeys(analysis.pairwise["metric"])) if len(analysis.pairwise) else []
-    med = data.per_game.groupby(["lineup", "condition"], observed=True)[metrics].median()
+    per_game = data.per_game[["lineup", "condition", *metrics]].copy()
+    per_game[metrics] = per_game[metrics].astype(float)
+    med = per_game.groupby(["lineup", "condition"], observed=True)[metrics].mean()
     marks: dict[tuple[str, str, str], str] = {}
     if data.baseline is not None:
         for _, r in analysis.pairwise[analysis.pairwise["significant"]].iterrows():
@@ -211,10 +214,10 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         Block(
             "table",
             glance(analysis),
-            "At a glance: medians per lineup and condition; ▲/▼ a significant difference from "
+            "At a glance: means per lineup and condition; ▲/▼ a significant difference from "
             "the baseline (after correction)."
             if data.baseline
-            else "At a glance: medians.",
+            else "At a glance: means per lineup and condition.",
         ),
         Block("h2", "Main table"),
         Block(

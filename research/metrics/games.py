@@ -84,6 +84,7 @@ def _common(v: np.ndarray, final: np.ndarray, winners: tuple[int, ...]) -> dict[
         "drama": core.drama(v, winners),
         "decisiveness": core.decisiveness(v, winners),
         "decisiveness_threshold": core.decisiveness_threshold(v, winners),
+        "first_seat_win": (1.0 / len(winners) if 0 in winners else 0.0) if winners else np.nan,
     }
 
 

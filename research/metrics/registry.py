@@ -92,6 +92,11 @@ GAME_METRICS: dict[str, Metric] = {
         "is the only income)",
         "Gini [0, (n-1)/n]",
     ),
+    "first_seat_win": Metric(
+        "the first player's share of the win (its mean over games is seat 0's win rate)",
+        "1 / |W| if seat 0 in W else 0; NaN if no winner",
+        "share [0, 1]",
+    ),
 }
 
 CATAN_METRICS: dict[str, Metric] = {
