@@ -72,16 +72,6 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub = p.add_subparsers(metavar="COMMAND")
 
-    demo = sub.add_parser(
-        "demo",
-        help="the main job: generate boards under two constraint "
-        "sets, summarise them, draw them under results/",
-    )
-    demo.add_argument("--out", default="results/demo", help="output folder (default %(default)s)")
-    demo.add_argument("-n", type=int, default=100, help="boards per constraint set")
-    demo.add_argument("--seed", type=int, default=2019)
-    demo.set_defaults(run=_demo)
-
     solve = sub.add_parser("solve", help="MiniZinc smoke tests")
     solve_sub = solve.add_subparsers(metavar="MODEL")
     magic = solve_sub.add_parser("magic-square", help="the seed's 3x3 magic square")
@@ -709,13 +699,6 @@ def _check_uniformity(args: argparse.Namespace) -> int:
         load_constraint_set(args.constraints), args.sampler, args.draws, args.seed
     )
     print(result.summary())
-    return 0
-
-
-def _demo(args: argparse.Namespace) -> int:
-    from research.demo import run_demo
-
-    run_demo(Path(args.out), n=args.n, seed=args.seed)
     return 0
 
 
