@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from research.experiment.setups import SETUP_FILES, Setup, read_setups
 from research.experiment.store import RunDir, RunError, write_parquet, write_text
@@ -261,8 +261,6 @@ def write_tables(result: Analysis) -> list[Path]:
     for col in per_game.columns:  # tuples (seats, winners) as lists for Parquet
         if per_game[col].dtype == object and per_game[col].map(type).eq(tuple).any():
             per_game[col] = per_game[col].map(lambda v: list(v) if isinstance(v, tuple) else v)
-    import pyarrow as pa
-
     write_parquet(path / "metrics" / "per_game.parquet", pa.Table.from_pandas(per_game))
     files.append(path / "metrics" / "per_game.parquet")
     write_text(path / "metrics" / "conditions.csv", to_csv(result.conditions) or "")
@@ -350,8 +348,3 @@ def summary_lines(result: Analysis, limit: int = 12) -> list[str]:
     if len(sig) > limit:
         lines.append(f"  ... and {len(sig) - limit} more (comparisons.md)")
     return lines
-
-
-def nan_to_none(value: Any) -> Any:
-    """JSON-friendly: NaN floats as None."""
-    return None if isinstance(value, float) and np.isnan(value) else value

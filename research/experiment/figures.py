@@ -7,6 +7,7 @@ report.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass
@@ -55,10 +56,7 @@ def slug(name: str) -> str:
 def _tightness(analysis: Analysis) -> pd.DataFrame:
     """Per-game table with the condition's tightness: ``-log10 P(a fair shuffle satisfies its
     set)`` from the sampler's report, where the sampler measured it."""
-    state = analysis.data.path / "run.json"
-    import json
-
-    setups = json.loads(state.read_text()).get("setups", [])
+    setups = json.loads((analysis.data.path / "run.json").read_text()).get("setups", [])
     accept = {s["condition"]: s.get("acceptance") for s in setups}
     df = analysis.data.per_game.copy()
     df[TIGHTNESS_COLUMN] = (

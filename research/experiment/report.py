@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -315,8 +316,6 @@ def _md(block: Block, base: Path) -> str:
 
 def _inline(text: str) -> str:
     """Markdown's **bold** and `code` in an escaped HTML string."""
-    import re
-
     text = html.escape(text)
     text = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", text)
     return re.sub(r"`(.+?)`", r"<code>\1</code>", text)

@@ -178,7 +178,8 @@ class RunDir:
         write_parquet(self.games_path, table)
         for c in range(n_chunks):
             self.chunk_path(c).unlink(missing_ok=True)
-        self.chunks_dir.rmdir() if not any(self.chunks_dir.iterdir()) else None
+        if not any(self.chunks_dir.iterdir()):
+            self.chunks_dir.rmdir()
         return table
 
 
