@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
+
+from research.files import write_parquet
 
 
 def game_seeds(master_seed: int, n: int) -> list[int]:
@@ -53,12 +52,4 @@ def records_table(records: Sequence[Any], schema: str, metadata: dict | None = N
 
 def write_table(table: pa.Table, path: str | Path) -> None:
     """Write ``table`` to ``path`` atomically (a temporary file renamed into place)."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        pq.write_table(table, tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_parquet(path, table)

@@ -24,7 +24,8 @@ import pandas as pd
 import pyarrow as pa
 
 from research.experiment.setups import SETUP_FILES, Setup, read_setups
-from research.experiment.store import RunDir, RunError, write_parquet, write_text
+from research.experiment.store import RunDir, RunError
+from research.files import write_parquet, write_text
 from research.metrics import condition_metrics, per_game_metrics, with_board_features
 from research.stats import omnibus, pairwise, regress, to_csv, to_latex, to_markdown
 from research.stats.multiple import adjust_pvalues

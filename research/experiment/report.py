@@ -29,7 +29,7 @@ from research.experiment.analysis import (
     write_tables,
 )
 from research.experiment.figures import RunFigure, plot_run
-from research.experiment.store import write_text
+from research.files import write_text
 from research.stats import to_markdown
 from research.stats.report import escape_markdown, format_table
 

@@ -44,8 +44,8 @@ from research.experiment.store import (
     RunError,
     find_resumable,
     new_run_id,
-    write_json,
 )
+from research.files import write_json
 
 GAMES_SCHEMA = "ludolab.experiment.games/1"
 

@@ -19,9 +19,6 @@ per chunk, so no game is lost or counted twice.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -29,39 +26,14 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from research.files import write_json, write_parquet
+
 STATE_SCHEMA = "ludolab.run/1"
 RUNNING, COMPLETE = "running", "complete"
 
 
 class RunError(RuntimeError):
     """A run that cannot start, resume or finish as asked; the message says what to do."""
-
-
-def _atomic(path: Path, write: Callable[[str], None]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically."""
-    _atomic(path, lambda tmp: Path(tmp).write_text(text))
-
-
-def write_json(path: Path, data: Any) -> None:
-    """Write ``data`` as indented JSON to ``path`` atomically."""
-    write_text(path, json.dumps(data, indent=2, sort_keys=False) + "\n")
-
-
-def write_parquet(path: Path, table: pa.Table) -> None:
-    """Write ``table`` to ``path`` atomically."""
-    _atomic(path, lambda tmp: pq.write_table(table, tmp))
 
 
 def with_metadata(table: pa.Table, meta: dict[str, Any]) -> pa.Table:

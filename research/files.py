@@ -1,0 +1,54 @@
+"""Writing result files atomically: a temporary file in the target folder, renamed into place.
+
+A crash or Ctrl-C mid-write leaves the old file (or none), never half of one. Files get the
+usual permissions (0666 minus the umask), not the 0600 of a bare temporary file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: str | Path, write: Callable[[str], None]) -> None:
+    """Call ``write(tmp)`` to fill a temporary file next to ``path``, then rename it to
+    ``path``; on any error (or interrupt) the temporary file is removed and nothing changes."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        write(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically."""
+    write_atomic(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+
+
+def write_json(path: str | Path, data: Any) -> None:
+    """Write ``data`` as indented JSON to ``path`` atomically."""
+    write_text(path, json.dumps(data, indent=2) + "\n")
+
+
+def write_parquet(path: str | Path, table: pa.Table) -> None:
+    """Write ``table`` to ``path`` atomically."""
+    write_atomic(path, lambda tmp: pq.write_table(table, tmp))
