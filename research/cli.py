@@ -365,6 +365,16 @@ def _parse_params(items: list[str]) -> dict:
 
 def _run(args: argparse.Namespace) -> int:
     from research.experiment.runner import run_experiment
+    from research.experiment.store import new_run_id
+
+    if _config_game(args.config) == "sudoku":  # a puzzle study, not a game experiment
+        from research.puzzles.sudoku.study import load_study, run_study
+
+        study = load_study(args.config)
+        out = Path(args.out) / study.name / (args.run_id or new_run_id(study.hash))
+        result = run_study(study, out, args.workers)
+        print(f"{len(result.table)} puzzles in {result.seconds:.1f} s -> {out}")
+        return 0
 
     result = run_experiment(
         args.config,
@@ -389,6 +399,15 @@ def _metrics(args: argparse.Namespace) -> int:
 
     print(to_markdown(metrics_table().reset_index()), end="")
     return 0
+
+
+def _config_game(path: str) -> object:
+    """The ``game`` key of a TOML config, or None when it cannot be read (the loader that
+    follows then reports the problem properly)."""
+    try:
+        return tomllib.loads(Path(path).read_text()).get("game")
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return None
 
 
 def _compare(args: argparse.Namespace) -> int:

@@ -398,3 +398,14 @@ def test_gallery_run_end_to_end(tmp_path):
     assert "score-spread-vs-tightness-greedy" in figures and "example-boards" not in figures
     md = (result.path / "report.md").read_text()
     assert "balanced-symbols" in md and "board features exist for Catan boards only" in md
+
+
+def test_run_hands_a_puzzle_study_to_its_runner(tmp_path, capsys):
+    cfg = tmp_path / "sudoku.toml"
+    cfg.write_text(
+        'name = "sud"\ngame = "sudoku"\nseed = 1\n[[sizes]]\nsize = 6\nclues = [12]\npuzzles = 2\n'
+    )
+    assert main(["run", str(cfg), "--out", str(tmp_path), "--run-id", "r"]) == 0
+    out = tmp_path / "sud" / "r"
+    assert {p.name for p in out.iterdir()} >= {"puzzles.parquet", "summary.md", "hardness.pdf"}
+    assert "2 puzzles" in capsys.readouterr().out

@@ -443,7 +443,10 @@ def parse_experiment(
 ) -> ExperimentConfig:
     """Validate parsed TOML; set paths resolve against ``base`` (default: the working dir)."""
     src = _Source(label, base or Path.cwd())
-    game = src.choice(data, "game", "", GAMES)
+    if data.get("game") not in GAMES:  # `ludolab run` also takes puzzle studies: say so
+        given = f"{data['game']!r} is not" if "game" in data else "missing; give"
+        raise src.fail("game", f"{given} one of {', '.join(GAMES)} (or sudoku, a puzzle study)")
+    game = str(data["game"])
     other = "catan" if game == "gallery" else "gallery"
     hints = {
         SETUP_KEY[other]: f" for {GAME_TITLES[game]} (use {SETUP_KEY[game]!r})",
