@@ -325,12 +325,7 @@ def _parser() -> argparse.ArgumentParser:
     puzzle = sub.add_parser("puzzle", help="constraint case studies on puzzles")
     puzzle_sub = puzzle.add_subparsers(metavar="PUZZLE")
     for name, help_text in PUZZLES.items():
-        try:
-            module = importlib.import_module(f"research.puzzles.{name}.cli")
-        except ModuleNotFoundError as exc:  # TEMPORARY while the puzzle packages are written
-            if exc.name and exc.name.startswith("research.puzzles"):
-                continue
-            raise
+        module = importlib.import_module(f"research.puzzles.{name}.cli")
         sp = puzzle_sub.add_parser(name, help=help_text, description=module.__doc__)
         module.add_arguments(sp)
         sp.set_defaults(run=module.run)

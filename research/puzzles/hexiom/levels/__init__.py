@@ -1,0 +1,1 @@
+"""The 41 Hexiom levels of the seed (level00.txt .. level40.txt), shipped as package data."""

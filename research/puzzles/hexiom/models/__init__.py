@@ -1,0 +1,1 @@
+"""MiniZinc models of the Hexiom case study (.mzn files)."""
