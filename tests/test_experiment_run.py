@@ -286,6 +286,21 @@ def _wait_for_chunks(chunks: Path, proc: subprocess.Popen, n: int = 3) -> None:
         time.sleep(0.01)
 
 
+def _worker_pids(pid: int) -> list[int]:
+    """The runner's worker processes (loky's; not its resource trackers)."""
+
+    def cmdline(child: str) -> bytes:
+        try:
+            return Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:  # gone meanwhile
+            return b""
+
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    workers = [int(c) for c in children if b"LokyProcess" in cmdline(c)]
+    assert workers, "no worker process found"
+    return workers
+
+
 @pytest.mark.parametrize("how", ["ctrl-c", "kill-worker", "kill-runner"])
 def test_interrupted_run_resumes_to_the_same_games(longer, tmp_path, how):
     cfg, reference = longer
@@ -295,8 +310,7 @@ def test_interrupted_run_resumes_to_the_same_games(longer, tmp_path, how):
     if how == "ctrl-c":
         proc.send_signal(signal.SIGINT)
     elif how == "kill-worker":
-        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
-        os.kill(int(children[0]), signal.SIGKILL)
+        os.kill(_worker_pids(proc.pid)[0], signal.SIGKILL)
     else:
         proc.kill()
     _, err = proc.communicate(timeout=120)

@@ -12,11 +12,16 @@ import os
 import signal
 import sys
 from collections.abc import Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import pyarrow as pa
+
+# loky (joblib's executor), not concurrent.futures: the standard pool can hang for good when a
+# worker is killed while it sends a result (seen here in about 1 run in 8); loky notices the
+# dead worker and fails the pending futures instead (TerminatedWorkerError, a BrokenProcessPool).
+from joblib.externals.loky import ProcessPoolExecutor
 
 from research.experiment.play import ChunkTask, play_chunk
 from research.experiment.store import RunError
@@ -81,15 +86,14 @@ def run_local(tasks: Iterable[ChunkTask], workers: int) -> Iterator[tuple[int, p
                     yield chunk, _result(future, chunk)
                 fill()
         except KeyboardInterrupt:
-            running = sum(f.running() for f in pending)
             print(
-                f"\ninterrupted: finishing the {running} chunk(s) in progress, to keep them",
+                "\ninterrupted: finishing the chunks in progress, to keep them",
                 file=sys.stderr,
                 flush=True,
             )
             for future in pending:
                 future.cancel()
-            pool.shutdown(wait=True, cancel_futures=True)
+            pool.shutdown(wait=True)
             for future, chunk in sorted(pending.items(), key=lambda item: item[1]):
                 if future.done() and not future.cancelled() and future.exception() is None:
                     yield chunk, future.result()
