@@ -299,3 +299,55 @@ def test_reproducible() -> None:
         assert a == b
     c = play_game(fair_board(9), [make_agent("greedy") for _ in range(4)], 10)
     assert c != a
+
+
+def test_lazy_legal_view_changes_nothing() -> None:
+    """play_game hands agents with ``lazy_legal`` (greedy) a view of the legal actions in the
+    main phase instead of the listed actions: the games are the same, move for move, as with
+    the plain loop that lists them at every step; the view reads as the list."""
+    from envs.agents import play_out as listed_play_out
+    from envs.catan.play import LegalView, game_record
+
+    for seed, specs in (
+        (3, ["greedy"] * 4),
+        (4, ["greedy", "random", "lookahead", "greedy:offers=false"]),
+        (5, ["random", "greedy"]),
+    ):
+        lazy = play_game(fair_board(seed), [parse_agent_spec(s) for s in specs], seed)
+        game = Game(fair_board(seed), len(specs), seed)
+        agents = [parse_agent_spec(s) for s in specs]
+        listed_play_out(game, agents, seed)
+        assert lazy == game_record(game, [a.spec for a in agents])
+    game = Game(fair_board(6), 4, 6)
+    view = LegalView(game)
+    agents = [make_agent("random") for _ in range(4)]
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, 6)
+    for _ in range(300):
+        legal = list(game.legal_actions())
+        assert list(view) == legal and len(view) == len(legal) and view[-1] == legal[-1]
+        assert all(a in view for a in legal) and A.N_ACTIONS not in view
+        game.step(agents[game.acting].act(game, game.legal_actions()))
+
+
+def test_greedy_skips_the_decision_after_an_offer_that_came_to_nothing() -> None:
+    """Back in the main phase after an offer nobody took, the greedy agent ends its turn at
+    once (nothing has changed, and it never repeats an offer in a turn): an agent working the
+    decision out afresh ends the turn too, every time."""
+    shortcuts = 0
+    for seed in range(8):
+        game = Game(fair_board(seed), 4, seed)
+        agents = [make_agent("greedy") for _ in range(4)]
+        for seat, agent in enumerate(agents):
+            agent.reset(seat, seed)
+        while game.phase != GAME_OVER:
+            agent = agents[game.acting]
+            if game.phase == MAIN and agent._offer_mark == (game.turns, game.domestic_trades):
+                fresh = GreedyAgent()
+                fresh.reset(game.acting, seed)
+                fresh._start(game)
+                fresh._offered, fresh._offer_turn = set(agent._offered), agent._offer_turn
+                assert fresh.act(game, game.legal_actions()) == A.END_TURN
+                shortcuts += 1
+            game.step(agent.act(game, game.legal_actions()))
+    assert shortcuts > 100

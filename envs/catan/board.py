@@ -36,6 +36,9 @@ RESOURCES: tuple[str, ...] = ("lumber", "wool", "grain", "brick", "ore")
 TERRAINS: tuple[str, ...] = (*RESOURCES, "desert")
 DESERT = TERRAINS.index("desert")
 HARBOR_TYPES: tuple[str, ...] = ("generic", *RESOURCES)
+# The names as JSON strings (for Board._canonical).
+_TERRAIN_JSON = tuple(json.dumps(t) for t in TERRAINS)
+_HARBOR_JSON = tuple(json.dumps(h) for h in HARBOR_TYPES)
 NUMBERS: tuple[int, ...] = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
 
 
@@ -73,8 +76,18 @@ class Board:
     @property
     def id(self) -> str:
         """Canonical id: a hash of the content (layout, terrain, numbers, harbors, robber)."""
-        canonical = json.dumps(self._content(), separators=(",", ":"), sort_keys=True)
-        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+        return hashlib.sha256(self._canonical().encode()).hexdigest()[:16]
+
+    def _canonical(self) -> str:
+        """``json.dumps(self._content(), separators=(",", ":"), sort_keys=True)``, written out
+        (a quarter of the time: every game record asks for the id)."""
+        return (
+            f'{{"harbors":[{",".join(_HARBOR_JSON[h] for h in self.harbors)}],'
+            f'"layout":{json.dumps(self.layout)},'
+            f'"numbers":[{",".join(str(n) if n else "null" for n in self.numbers)}],'
+            f'"robber":{int(self.robber)},'
+            f'"terrain":[{",".join(_TERRAIN_JSON[t] for t in self.terrain)}]}}'
+        )
 
     def _content(self) -> dict:
         return {

@@ -171,6 +171,34 @@ _OFFER_TABLE = tuple(
 )
 
 
+# Fixed legal lists, shared (legal lists are read-only): answering an offer; discarding, per mask
+# of the resources held (bit r: holds r); moving the robber, per hex it stands on (any other
+# hex), as hexes and as actions.
+_RESPONSES = [A.ACCEPT_TRADE, A.DECLINE_TRADE]
+_DISCARDS = tuple(
+    [A.DISCARD + r for r in range(A.N_RESOURCES) if mask >> r & 1] for mask in range(1 << 5)
+)
+_OTHER_HEXES = tuple([h for h in range(A.N_HEXES) if h != robber] for robber in range(A.N_HEXES))
+_ROBBER_MOVES = tuple([A.ROBBER + h for h in hexes] for hexes in _OTHER_HEXES)
+
+
+_FRESH_DECK = tuple(card for card, k in enumerate(DEV_DECK_COUNTS) for _ in range(k))
+
+
+def _shuffle(rng: random.Random, items: list[int]) -> None:
+    """``rng.shuffle(items)``, written out: CPython's algorithm (Fisher-Yates with rejection
+    sampling on ``getrandbits``), so the same permutation from the same stream, in a third of
+    the time (one shuffle per game)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 def _stream(seed: int, name: str) -> random.Random:
     # String seeds are hashed with SHA-512 by `random`, so streams are stable across processes
     # and Python runs (unlike hash() of a str, which is salted per process).
@@ -242,11 +270,12 @@ class Game:
         # Board, per hex and per node.
         self.hex_resource = tuple(-1 if c == DESERT else c for c in board.terrain)
         self.hex_number = board.numbers
-        producers: list[list[tuple[int, int, tuple[int, ...]]]] = [[] for _ in range(13)]
+        # Per number, the (hex, resource) pairs that produce on it.
+        producers: list[list[tuple[int, int]]] = [[] for _ in range(13)]
         for h, number in enumerate(board.numbers):
             if number:
-                producers[number].append((h, self.hex_resource[h], t.hex_corners[h]))
-        self._producers = tuple(tuple(p) for p in producers)
+                producers[number].append((h, self.hex_resource[h]))
+        self._number_hexes = tuple(tuple(p) for p in producers)
         harbor_at = [-1] * A.N_INTERSECTIONS
         for slot, code in enumerate(board.harbors):
             for v in t.path_nodes[t.layout.harbor_slots[slot]]:
@@ -264,15 +293,22 @@ class Game:
         # Per seat, its road graph: node -> ((road bit, far node), ...); bit i is roads_of[i].
         self._road_links: list[dict[int, tuple[tuple[int, int], ...]]] = [{} for _ in range(n)]
         self.network: list[set[int]] = [set() for _ in range(n)]  # nodes touched by own pieces
-        self._pieces_placed = 0  # roads and settlements placed so far: a version for caches
+        # Roads, settlements and cities placed so far: a version for caches (the engine's and
+        # the agents'; hand-edited positions in tests bump it too).
+        self._pieces_placed = 0
+        # Per hex, (cards, ((seat, cards), ...)): see hex_takers. Kept up to date as buildings
+        # are placed; _takers_at is the _pieces_placed it was last in step with, so that a
+        # position edited by hand (tests) is noticed and the list rebuilt.
+        self._takers: list[tuple[int, tuple[tuple[int, int], ...]]] = [(0, ())] * A.N_HEXES
+        self._takers_at = 0
         self._road_spots_cache: list[tuple[int, list[int]]] = [(-1, [])] * n
 
         # Cards.
         self.bank = [CARDS_PER_RESOURCE] * A.N_RESOURCES
         self.hands = [[0] * A.N_RESOURCES for _ in range(n)]
         self.hand_size = [0] * n
-        deck = [card for card, k in enumerate(DEV_DECK_COUNTS) for _ in range(k)]
-        _stream(seed, "deck").shuffle(deck)
+        deck = list(_FRESH_DECK)
+        _shuffle(_stream(seed, "deck"), deck)
         self.dev_deck = deck  # drawn from the end
         self.dev_hand = [[0] * 5 for _ in range(n)]  # includes cards bought this turn
         self.dev_new = [[0] * 5 for _ in range(n)]  # bought this turn
@@ -437,15 +473,16 @@ class Game:
         if cached[0] == self._pieces_placed:
             return cached[1]
         owner, ro, paths = self.owner, self.road_owner, tables().node_paths
-        spots: set[int] = set()
-        for v in self.network[seat]:
-            o = owner[v]
-            if o >= 0 and o != seat:
-                continue  # an opponent's building: the road cannot continue through it
-            for e in paths[v]:
-                if ro[e] < 0:
-                    spots.add(e)
-        result = sorted(spots)
+        # Not through an opponent's building: the road cannot continue past it.
+        result = sorted(
+            {
+                e
+                for v in self.network[seat]
+                if owner[v] < 0 or owner[v] == seat
+                for e in paths[v]
+                if ro[e] < 0
+            }
+        )
         self._road_spots_cache[seat] = (self._pieces_placed, result)
         return result
 
@@ -491,14 +528,21 @@ class Game:
     def _compute_legal(self) -> list[int]:
         phase = self.phase
         p = self.acting
+        # (Phases in about the order of how often they come up.)
         if phase == MAIN:
             return self._main_actions(p)
+        # (Shared lists for the short, fixed ones: legal lists are read-only.)
+        if phase == TRADE_RESPONSE:
+            return _RESPONSES
+        if phase == DISCARD:
+            h0, h1, h2, h3, h4 = self.hands[p]
+            held = (h0 > 0) | (h1 > 0) << 1 | (h2 > 0) << 2 | (h3 > 0) << 3 | (h4 > 0) << 4
+            return _DISCARDS[held]
         if phase == PRE_ROLL:
             return [A.ROLL, *self._dev_plays(p)] if not self._dev_played_this_turn else [A.ROLL]
-        if phase == DISCARD:
-            hand = self.hands[p]
-            return [A.DISCARD + r for r in range(A.N_RESOURCES) if hand[r]]
         if phase == MOVE_ROBBER:
+            if not self.options.friendly_robber:
+                return _ROBBER_MOVES[self.robber]
             return [A.ROBBER + h for h in self._robber_hexes()]
         if phase == STEAL:
             return [A.STEAL + s for s in self._victims]
@@ -508,8 +552,6 @@ class Game:
             return [A.SETTLEMENT + v for v in self.settlement_spots(p)]
         if phase == SETUP_ROAD:
             return [A.ROAD + e for e in self.road_spots(p)]
-        if phase == TRADE_RESPONSE:
-            return [A.ACCEPT_TRADE, A.DECLINE_TRADE]
         if phase == TRADE_CONFIRM:
             return [*(A.CONFIRM_TRADE + s for s in sorted(self._accepted)), A.CANCEL_TRADE]
         return []
@@ -581,7 +623,7 @@ class Game:
         return acts
 
     def _robber_hexes(self) -> list[int]:
-        hexes = [h for h in range(A.N_HEXES) if h != self.robber]
+        hexes = _OTHER_HEXES[self.robber]
         if not self.options.friendly_robber:
             return hexes
         owner, corners, vp, p = self.owner, tables().hex_corners, self.vp_public, self.current
@@ -599,15 +641,24 @@ class Game:
         if type(action) is not int:
             action = as_action(action, A.N_ACTIONS)
         legal = self._legal
-        if not (action in legal if legal is not None else self.is_legal(action)):
+        if legal is not None:
+            ok = action in legal
+        elif action == A.END_TURN:
+            ok = self.phase == MAIN  # (the most common action: legal exactly in the main phase)
+        else:
+            ok = self.is_legal(action)
+        if not ok:
             raise IllegalActionError(self._illegal_message(action))
         self._legal = None
         self.n_actions += 1
         p = self.acting
         phase = self.phase
+        # (Phases in about the order of how often they come up.)
         if phase == MAIN:
             self._main_step(p, action)
             self._check_win()
+        elif phase == TRADE_RESPONSE:
+            self._respond(p, action == A.ACCEPT_TRADE)
         elif phase == PRE_ROLL:
             if action == A.ROLL:
                 self._roll()
@@ -632,8 +683,6 @@ class Game:
         elif phase == SETUP_ROAD:
             self._build_road(p, action - A.ROAD, free=True)
             self._advance_setup()
-        elif phase == TRADE_RESPONSE:
-            self._respond(p, action == A.ACCEPT_TRADE)
         elif phase == TRADE_CONFIRM:
             self._confirm(p, action)
         if self._debug:
@@ -670,7 +719,14 @@ class Game:
         elif A.CITY <= a < A.ROAD:
             self._pay(p, CITY_COST)
             v = a - A.CITY
+            takers = self.hex_takers  # (in step with the pieces before the upgrade)
+            for h in tables().node_hexes[v]:
+                cards, pairs = takers[h]
+                k = pairs.index((p, 1))  # one of p's settlements there (any: same payout)
+                takers[h] = (cards + 1, (*pairs[:k], (p, 2), *pairs[k + 1 :]))
             self.building[v] = 2
+            self._pieces_placed += 1
+            self._takers_at += 1
             self.cities_left[p] -= 1
             self.settlements_left[p] += 1
             self.vp_public[p] += 1
@@ -748,6 +804,11 @@ class Game:
     def _place_settlement(self, p: int, v: int) -> None:
         self.owner[v] = p
         self.building[v] = 1
+        takers = self._takers
+        for h in tables().node_hexes[v]:
+            cards, pairs = takers[h]
+            takers[h] = (cards + 1, (*pairs, (p, 1)))
+        self._takers_at += 1
         self._pieces_placed += 1
         self.site_free[v] = False
         for w in tables().node_neighbours[v]:
@@ -761,11 +822,9 @@ class Game:
         elif code > 0:
             self.rates[p][code - 1] = 2
         # A settlement cuts every opponent road passing through v.
-        cut = [
-            q
-            for q in range(self.n_players)
-            if q != p and sum(self.road_owner[e] == q for e in tables().node_paths[v]) >= 2
-        ]
+        ro = self.road_owner
+        owners = [ro[e] for e in tables().node_paths[v]]
+        cut = [q for q in range(self.n_players) if q != p and owners.count(q) >= 2]
         if cut:
             for q in cut:
                 self.road_length[q] = self._longest_road(q)
@@ -774,11 +833,12 @@ class Game:
     def _build_road(self, p: int, e: int, free: bool) -> None:
         t = tables()
         a, b = t.path_nodes[e]
-        ro = self.road_owner
-        a_new = not any(ro[f] == p for f in t.node_paths[a])
-        b_new = not any(ro[f] == p for f in t.node_paths[b])
-        ro[e] = p
+        links = self._road_links[p]  # nodes with a road of p's: before this one
+        a_new = a not in links
+        b_new = b not in links
+        self.road_owner[e] = p
         self._pieces_placed += 1
+        self._takers_at += 1
         self.roads_of[p].append(e)
         self._link_road(p, e)
         self.roads_left[p] -= 1
@@ -876,12 +936,64 @@ class Game:
         self._produce(total)
         self.phase = MAIN
 
+    @property
+    def hex_takers(self) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
+        """Per hex, (cards, ((seat, cards), ...)): what the buildings on its corners take when
+        it produces (1 per settlement, 2 per city; one pair per building, in no particular
+        order). Public, like the pieces it sums up. Do not mutate."""
+        if self._takers_at != self._pieces_placed:
+            self._rebuild_takers()
+        return self._takers
+
+    def _rebuild_takers(self) -> None:
+        owner, building = self.owner, self.building
+        takers = []
+        for corners in tables().hex_corners:
+            pairs = tuple((owner[v], building[v]) for v in corners if owner[v] >= 0)
+            takers.append((sum(k for _, k in pairs), pairs))
+        self._takers = takers
+        self._takers_at = self._pieces_placed
+
     def _produce(self, number: int) -> None:
+        # Fast path: each producing hex pays its takers, unless the bank runs short.
+        if self._takers_at != self._pieces_placed:
+            self._rebuild_takers()
+        robber, takers, bank = self.robber, self._takers, self.bank
+        live = [(r, takers[h]) for h, r in self._number_hexes[number] if h != robber]
+        if len(live) == 1:
+            r, (total, _) = live[0]
+            if total > bank[r]:
+                self._produce_short(number)
+                return
+        elif len(live) == 2:
+            (r1, (total1, _)), (r2, (total2, _)) = live
+            if (
+                total1 + total2 > bank[r1]
+                if r1 == r2
+                else total1 > bank[r1] or total2 > bank[r2]
+            ):
+                self._produce_short(number)
+                return
+        elif live:
+            self._produce_short(number)  # (not on the standard tokens)
+            return
+        hands, sizes, produced = self.hands, self.hand_size, self.produced
+        for r, (total, pairs) in live:
+            if total:
+                bank[r] -= total
+                for q, k in pairs:
+                    hands[q][r] += k
+                    sizes[q] += k
+                    produced[q][r] += k
+
+    def _produce_short(self, number: int) -> None:
+        """Production by the rules, bank shortage included (_produce's slow path)."""
         owner, building, robber = self.owner, self.building, self.robber
         owed = []  # (resource, seat, cards)
-        for h, r, corners in self._producers[number]:
+        corners_of = tables().hex_corners
+        for h, r in self._number_hexes[number]:
             if h != robber:
-                for v in corners:
+                for v in corners_of[h]:
                     q = owner[v]
                     if q >= 0:
                         owed.append((r, q, building[v]))
@@ -1029,7 +1141,17 @@ class Game:
     def _end_turn(self) -> None:
         n = self.n_players
         vp, dev = self.vp_public, self.dev_hand
-        self.vp_by_turn.append(tuple([vp[q] + dev[q][VICTORY_POINT] for q in range(n)]))
+        if n == 4:  # (the common case, unrolled: this runs every turn)
+            self.vp_by_turn.append(
+                (
+                    vp[0] + dev[0][VICTORY_POINT],
+                    vp[1] + dev[1][VICTORY_POINT],
+                    vp[2] + dev[2][VICTORY_POINT],
+                    vp[3] + dev[3][VICTORY_POINT],
+                )
+            )
+        else:
+            self.vp_by_turn.append(tuple([vp[q] + dev[q][VICTORY_POINT] for q in range(n)]))
         p = self.current
         if any(self.dev_new[p]):
             self.dev_new[p] = [0] * 5
@@ -1054,7 +1176,9 @@ class Game:
         have = self.dev_hand[p]
         if have[KNIGHT] or have[ROAD_BUILDING_CARD] or have[YEAR_OF_PLENTY] or have[MONOPOLY]:
             self.phase = PRE_ROLL
-            if self._compute_legal() != [A.ROLL]:
+            legal = self._compute_legal()
+            if legal != [A.ROLL]:
+                self._legal = legal  # (listed already: the decision's legal_actions())
                 return
         self._roll()
 
@@ -1130,6 +1254,12 @@ class Game:
             problems.append(f"largest army held by seat {army} without the most knights")
         if army < 0 and max(knights) >= LARGEST_ARMY_MIN:
             problems.append("largest army unclaimed although a seat has played 3 knights")
+        for h in range(A.N_HEXES):
+            cards, pairs = self.hex_takers[h]
+            on_corners = [(self.owner[v], self.building[v]) for v in tables().hex_corners[h]]
+            on_corners = sorted(x for x in on_corners if x[0] >= 0)
+            if sorted(pairs) != on_corners or cards != sum(k for _, k in on_corners):
+                problems.append(f"hex {h}: hex_takers out of step with the buildings")
         legal = self._compute_legal()
         if not legal and self.phase != GAME_OVER:
             problems.append(f"no legal action in phase {PHASE_NAMES[self.phase]}")

@@ -2,14 +2,63 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from math import ceil
+from typing import overload
 
-from envs.agents import play_out
 from envs.catan.agents.base import Agent
 from envs.catan.board import Board
-from envs.catan.engine import Game, GameOptions
+from envs.catan.engine import GAME_OVER, MAIN, Game, GameOptions
 from envs.catan.record import GameRecord
+
+
+class LegalView(Sequence[int]):
+    """``game.legal_actions()`` listed only when read: a read-only sequence of the legal actions
+    of the seat acting now, always up to date with ``game``.
+
+    The main phase has the longest lists (every road, settlement, trade...) and an agent such as
+    the greedy one decides there by asking ``game.is_legal`` about the few actions it considers;
+    listing them all for it costs more than its decision (see :attr:`Agent.lazy_legal`).
+    """
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[int]: ...
+    def __getitem__(self, index: int | slice) -> int | list[int]:
+        return self._game.legal_actions()[index]
+
+    def __len__(self) -> int:
+        return len(self._game.legal_actions())
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._game.legal_actions())
+
+    def __contains__(self, action: object) -> bool:
+        return action in self._game.legal_actions()
+
+    def __repr__(self) -> str:
+        return f"LegalView({self._game.legal_actions()!r})"
+
+
+def play_out(game: Game, agents: Sequence[Agent], seed: int) -> None:
+    """Reset seat ``i``'s agent with (``i``, ``seed``), then let the agents decide until the
+    game is over (:func:`envs.agents.play_out`, plus :attr:`Agent.lazy_legal`: in the main phase
+    such agents get a :class:`LegalView` rather than the listed actions)."""
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, seed)
+    step, legal_actions = game.step, game.legal_actions
+    acts = [agent.act for agent in agents]
+    lazy = [bool(getattr(agent, "lazy_legal", False)) for agent in agents]
+    view = LegalView(game)
+    while game.phase != GAME_OVER:
+        seat = game.acting
+        step(acts[seat](game, view if lazy[seat] and game.phase == MAIN else legal_actions()))
 
 
 def play_game(

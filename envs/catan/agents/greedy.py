@@ -14,12 +14,25 @@ decision). Three layers of caching keep it cheap:
   shared by every agent playing that board);
 * everything that depends only on the pieces on the board (open spots, the best city or
   settlement, which road to pay for, the agent's production) is kept until a piece is placed.
-  Pieces are never removed, so the counts of pieces left identify the board position along one
-  game's history (:meth:`GreedyAgent._sync`);
+  The engine counts the pieces placed (``Game._pieces_placed``, a version for caches): while it
+  stands still nothing is looked at again; when it moves, pieces are never removed, so the
+  counts of pieces left say what kind of piece was placed (:meth:`GreedyAgent._sync`);
 * what depends on the hand too (the build it works towards) is kept for one decision.
 
 Hot paths use plain loops, no lambdas, generators or ``max(key=...)``, and cheap hand checks
 come first so whole rules are skipped when they cannot apply. The agent never copies the game.
+In the main phase it never reads the list of legal actions (it asks ``game.is_legal`` about the
+few it considers), so :func:`envs.catan.play.play_game` does not list them for it
+(``lazy_legal``). Back from an offer nobody took, it ends its turn without working the decision
+out again: nothing has changed, and it does not repeat an offer within a turn.
+
+Changes of play, newest first (each measured against the version before it):
+
+* It makes no domestic offer while it is within ``NO_TRADE_MARGIN`` (3) public points of
+  winning, the margin at which it declines other seats' offers itself. Against greedy and
+  lookahead seats such an offer is always declined, so games between them are move for move the
+  same apart from the missing offers and answers (about 8 fewer actions a game); against other
+  agents it gives up the rare trade they would take.
 
 Units: "pips" are the dots on a number token (the number of the 36 dice outcomes that roll it);
 a node's production is the sum of the pips of its hexes per resource; a city counts twice.
@@ -91,6 +104,10 @@ _MOST_NEEDED = tuple(max(cost[r] for cost in BUILD_COSTS) for r in range(A.N_RES
 
 ROBBER_MODES = ("leader", "production")
 
+# No domestic trade with a seat within this many public victory points of winning: the agent
+# declines its offers, and makes none itself when that close.
+NO_TRADE_MARGIN = 3
+
 _TABLES = tables()
 _LINKS = _TABLES.node_links  # per node: ((path, far node), ...)
 _PATH_NODES = _TABLES.path_nodes  # per path: (node, node)
@@ -98,6 +115,15 @@ _HEX_CORNERS = _TABLES.hex_corners  # per hex: its 6 nodes
 _NODE_HEXES = _TABLES.node_hexes  # per node: its 1-3 hexes
 _NODE_PATHS = _TABLES.node_paths  # per node: its 2-3 paths
 _N_NODES = A.N_INTERSECTIONS
+# Per node, the walk of _road_target_value: ((path, far node, ((path, node two away), ...)),
+# ...), the second step never back to the start.
+_WALKS = tuple(
+    tuple(
+        (e1, w1, tuple((e2, w2) for e2, w2 in _LINKS[w1] if w2 != start))
+        for e1, w1 in _LINKS[start]
+    )
+    for start in range(_N_NODES)
+)
 
 
 # Pips per number token 0..12 (0 = no token).
@@ -106,6 +132,8 @@ _PIPS = tuple(pips(n) for n in range(13))
 # Discount of a settlement spot one and two roads away (as 0.6 applied once and twice).
 _ONE_AWAY = 1.0 * 0.6
 _TWO_AWAY = 1.0 * 0.6 * 0.6
+
+_INF, _NEG_INF = float("inf"), float("-inf")
 
 # Sentinel for "not computed since the last piece was placed" (None is a valid cached answer).
 _STALE = object()
@@ -131,16 +159,22 @@ class BoardInfo:
     """
 
     _cache: dict[tuple[tuple[int, ...], ...], BoardInfo] = {}
+    # The last board looked up and its tables: the seats of one game ask in turn.
+    _last: tuple[object, BoardInfo] | None = None
 
     @classmethod
     def of(cls, game: Game) -> BoardInfo:
         """The (cached) tables of ``game``'s board."""
+        last = cls._last
+        if last is not None and last[0] is game.board:
+            return last[1]
         key = (game.hex_resource, game.hex_number, game.harbor_at)
         info = cls._cache.get(key)
         if info is None:
             if len(cls._cache) >= 256:  # bounded: a study may play thousands of boards
                 cls._cache.clear()
             info = cls._cache[key] = cls(game)
+        cls._last = (game.board, info)
         return info
 
     def __init__(self, game: Game) -> None:
@@ -166,15 +200,31 @@ class BoardInfo:
         node_value = []
         node_new = []
         fresh = []
+        w0, w1, w2, w3, w4 = weight
+        b0, b1, b2, b3, b4 = bonus
+        # (The loop over the 5 resources, unrolled: once per board, but ahead of every game.)
         for v in range(_N_NODES):
             row = rows[v]
-            # Sums left to right from 0 over the resources produced (terms of 0 pips add 0.0).
+            n0, n1, n2, n3, n4 = row
+            # Sums left to right from 0 over the resources produced (terms of 0 pips add 0.0),
+            # then (fresh) the diversity bonus of each, in the same order.
             value = 0.0
             new = []
-            for r in range(N_RES):
-                if row[r]:
-                    value += weight[r] * row[r]
-                    new.append((r, bonus[r]))
+            if n0:
+                value += w0 * n0
+                new.append((LUMBER, b0))
+            if n1:
+                value += w1 * n1
+                new.append((WOOL, b1))
+            if n2:
+                value += w2 * n2
+                new.append((GRAIN, b2))
+            if n3:
+                value += w3 * n3
+                new.append((BRICK, b3))
+            if n4:
+                value += w4 * n4
+                new.append((ORE, b4))
             node_value.append(value)
             node_new.append(tuple(new))
             # spot_value() for a seat producing nothing: every resource is new.
@@ -186,7 +236,7 @@ class BoardInfo:
             elif code > 0:
                 value += 0.3 * (0 + row[code - 1])
             fresh.append(value)
-        self.node_pips = tuple(tuple(row) for row in rows)
+        self.node_pips = tuple(map(tuple, rows))
         self.node_value = tuple(node_value)
         self.node_new = tuple(node_new)
         self.fresh_value = tuple(fresh)
@@ -228,8 +278,10 @@ class GreedyAgent(Agent):
 
     Parameters:
         trade: trade with the bank (maritime) when a trade completes the next build.
-        offers: make simple 1-for-1 domestic offers when one card short of the next build, and
-            accept offers that help the next build (when False it declines every offer).
+        offers: make simple 1-for-1 domestic offers when one card short of the next build
+            (none while within ``NO_TRADE_MARGIN`` points of winning), and accept offers that
+            help the next build from a seat not that close (when False it declines every
+            offer).
         dev_cards: buy and play development cards (when False it never buys them; cards it
             holds anyway are never bought, so none are played).
         robber: where the robber goes: ``"leader"`` (the hex that costs the opponent with the
@@ -239,6 +291,7 @@ class GreedyAgent(Agent):
     """
 
     name = "greedy"
+    lazy_legal = True  # main-phase decisions ask game.is_legal; they never read ``legal``
 
     def __init__(
         self,
@@ -270,10 +323,14 @@ class GreedyAgent(Agent):
         self._sv_key = -1
         self._offered: set[int] = set()
         self._offer_turn = -1
+        # The turn and the game's count of domestic trades when the agent last made an offer
+        # (see _main: an offer that came to nothing leaves only END_TURN).
+        self._offer_mark = (-1, -1)
         # Decision stamp (the engine's action counter) and the piece counts the caches below
         # were filled at: buildings (settlements + 2 x cities left, summed over seats), roads
         # (summed over seats) and the agent's own roads left.
         self._synced_at = -1
+        self._pieces_seen = -1
         self._buildings_key = -1
         self._roads_key = -1
         self._own_roads = -1
@@ -284,13 +341,15 @@ class GreedyAgent(Agent):
     def _invalidate(self) -> None:
         """Forget everything that depends on the pieces (a building was placed)."""
         self._spot: bool | None = None
-        # (city possible, SETTLEMENT / ROAD / -1 for the second option, production + 3 per
-        # resource): what target() needs besides the hand.
-        self._plan: tuple[bool, int, tuple[int, ...]] | None = None
+        # (city possible, SETTLEMENT / ROAD / -1 for the second option, then the expected
+        # turns for missing cards: one card per resource, 0-2 grain, 0-3 ore; see _my_target):
+        # what target() needs besides the hand.
+        self._plan: (
+            tuple[bool, int, tuple[float, ...], tuple[float, ...], tuple[float, ...]] | None
+        ) = None
         self._city: object = _STALE
         self._settlement: object = _STALE
         self._paid: object = _STALE
-        self._buildings: list[tuple[int, int, int]] | None = None
 
     @property
     def spec(self) -> str:
@@ -360,6 +419,12 @@ class GreedyAgent(Agent):
             return False  # a copy (the lookahead's trials): compute everything afresh
         if self._synced_at != game.n_actions:
             self._synced_at = game.n_actions
+            # The engine's version of the pieces (it counts every piece placed): most
+            # decisions come before anything new is placed, and end the look-up here.
+            pieces = game._pieces_placed
+            if pieces == self._pieces_seen:
+                return True
+            self._pieces_seen = pieces
             # A city takes a city piece and gives back a settlement: weight 2 keeps it a drop.
             buildings = sum(game.settlements_left) + 2 * sum(game.cities_left)
             roads_left = game.roads_left
@@ -444,11 +509,13 @@ class GreedyAgent(Agent):
         trades and steals); a city or settlement is preferred over a card, a road comes in only
         when no settlement spot is open.
         """
-        if seat == self.seat and self._sync(game):
-            if self._target_at != game.n_actions:
+        if seat == self.seat:
+            if self._target_at == game.n_actions and game is self._game:
+                return self._target  # (asked again in the same decision)
+            if self._sync(game):
                 self._target_at = game.n_actions
                 self._target = self._my_target(game)
-            return self._target
+                return self._target
         options = self._build_options(game, seat)
         if self.dev_cards and game.dev_deck:
             options.append((1.6, DEV))
@@ -456,7 +523,7 @@ class GreedyAgent(Agent):
             return ROAD
         hand = game.hands[seat]
         prod = self.production(game, seat)
-        best, best_score = options[0][1], float("inf")
+        best, best_score = options[0][1], _INF
         for factor, kind in options:
             eta = 0.0
             for r, c in _COST_ITEMS[kind]:
@@ -485,53 +552,58 @@ class GreedyAgent(Agent):
                 elif game.roads_left[p]:
                     second = ROAD
             prod = self.production(game, p)
+            # Missing cards x 36 / (production + 3), worked out per resource and count once
+            # per plan (the same divisions as written out below them, so the same floats).
+            den = [prod[r] + 3 for r in range(N_RES)]
             plan = self._plan = (
                 city,
                 second,
-                (prod[0] + 3, prod[1] + 3, prod[2] + 3, prod[3] + 3, prod[4] + 3),
+                tuple(36.0 / d for d in den),
+                (0.0, 36.0 / den[GRAIN], 72.0 / den[GRAIN]),  # city: by grain missing
+                (0.0, 36.0 / den[ORE], 72.0 / den[ORE], 108.0 / den[ORE]),  # by ore missing
             )
-        city, second, den = plan
+        city, second, (t_lumber, t_wool, t_grain, t_brick, t_ore), t_grain2, t_ore3 = plan
         lumber, wool, grain, brick, ore = game.hands[self.seat]
         # Score = (eta + 1) x priority factor; eta sums, resource by resource in index order,
         # missing cards x 36 / (production + 3). Ties keep the earlier build.
-        best, best_score = ROAD, float("inf")
+        best, best_score = ROAD, _INF
         if city:
             eta = 0.0
             if grain < 2:
-                eta += (2 - grain) * 36.0 / den[GRAIN]
+                eta += t_grain2[2 - grain]
             if ore < 3:
-                eta += (3 - ore) * 36.0 / den[ORE]
+                eta += t_ore3[3 - ore]
             best, best_score = CITY, eta + 1.0
         if second == SETTLEMENT:
             eta = 0.0
             if not lumber:
-                eta += 36.0 / den[LUMBER]
+                eta += t_lumber
             if not wool:
-                eta += 36.0 / den[WOOL]
+                eta += t_wool
             if not grain:
-                eta += 36.0 / den[GRAIN]
+                eta += t_grain
             if not brick:
-                eta += 36.0 / den[BRICK]
+                eta += t_brick
             score = eta + 1.0
             if score < best_score:
                 best, best_score = SETTLEMENT, score
         elif second == ROAD:
             eta = 0.0
             if not lumber:
-                eta += 36.0 / den[LUMBER]
+                eta += t_lumber
             if not brick:
-                eta += 36.0 / den[BRICK]
+                eta += t_brick
             score = (eta + 1.0) * 1.2
             if score < best_score:
                 best, best_score = ROAD, score
         if self.dev_cards and game.dev_deck:
             eta = 0.0
             if not wool:
-                eta += 36.0 / den[WOOL]
+                eta += t_wool
             if not grain:
-                eta += 36.0 / den[GRAIN]
+                eta += t_grain
             if not ore:
-                eta += 36.0 / den[ORE]
+                eta += t_ore
             if (eta + 1.0) * 1.6 < best_score:
                 best = DEV
         return best
@@ -555,7 +627,7 @@ class GreedyAgent(Agent):
     def _setup_settlement(self, game: Game, legal: Sequence[int]) -> int:
         prod = self.production(game, self.seat)
         info = self.info
-        best, best_value = legal[0], float("-inf")
+        best, best_value = legal[0], _NEG_INF
         rand = self.rng.random
         if not any(prod):  # the first settlement: values known per board
             fresh = info.fresh_value
@@ -601,18 +673,27 @@ class GreedyAgent(Agent):
             self._sv = [-1.0] * _N_NODES
         return self._sv
 
-    def _road_target_value(self, game: Game, start: int, sv: list[float] | None = None) -> float:
+    def _road_target_value(
+        self,
+        game: Game,
+        start: int,
+        sv: list[float] | None = None,
+        prod: Sequence[int] | None = None,
+    ) -> float:
         """Value of the best open settlement spot within two paths of node ``start``.
 
         Spots further away count less (x0.6 per path); the walk does not pass opponents'
-        buildings or roads. 0 when there is none. ``sv``: :meth:`_spot_values` (a cache).
+        buildings or roads. 0 when there is none. ``sv``: :meth:`_spot_values` (a cache);
+        ``prod``: the agent's :meth:`production`.
         """
         p = self.seat
         owner, ro, free = game.owner, game.road_owner, game.site_free
         if sv is None:
             sv = self._spot_values(game)
-        info = self.info
-        prod = self.production(game, p)
+        info = self._info
+        assert info is not None
+        if prod is None:
+            prod = self.production(game, p)
         # Two levels of the walk, unrolled. The board has no triangles, so a node one path
         # away is never also two away; a node reached twice (or the start again, two paths
         # away) has the same or a lower discounted value, which cannot change the best.
@@ -624,7 +705,7 @@ class GreedyAgent(Agent):
         o = owner[start]
         if o >= 0 and o != p:
             return best
-        for e1, w1 in _LINKS[start]:
+        for e1, w1, second in _WALKS[start]:
             r = ro[e1]
             if r >= 0 and r != p:
                 continue
@@ -639,8 +720,8 @@ class GreedyAgent(Agent):
                 o = owner[w1]
                 if o >= 0 and o != p:
                     continue
-            for e2, w2 in _LINKS[w1]:
-                if w2 == start or not free[w2]:
+            for e2, w2 in second:
+                if not free[w2]:
                     continue
                 r = ro[e2]
                 if r >= 0 and r != p:
@@ -657,6 +738,7 @@ class GreedyAgent(Agent):
         """(score, action) for road actions: the best spot the road leads towards."""
         network = game.network[self.seat]
         sv = self._spot_values(game)
+        prod = self.production(game, self.seat)
         # Roads leading to the same node score the same: walk from each node once.
         known: dict[int, float] = {}
         out = []
@@ -669,7 +751,7 @@ class GreedyAgent(Agent):
                 x = y
             score = known.get(x)
             if score is None:
-                score = known[x] = self._road_target_value(game, x, sv)
+                score = known[x] = self._road_target_value(game, x, sv, prod)
             out.append((score, a))
         return out
 
@@ -779,7 +861,7 @@ class GreedyAgent(Agent):
         """A road (setup, road building, or a paid one): towards the best spot, else longest."""
         roads = _roads_in(legal)
         rand = self.rng.random
-        best_score, best = float("-inf"), -1
+        best_score, best = _NEG_INF, -1
         for score, a in self._road_scores(game, roads):
             # Ties (of the randomised scores) go to the higher action, as max() of pairs did.
             score += 1e-6 * rand()
@@ -824,6 +906,14 @@ class GreedyAgent(Agent):
     # ------------------------------------------------------------------ main phase
 
     def _main(self, game: Game, legal: Sequence[int]) -> int:
+        # Back from an offer that came to nothing (declined, or nobody could take it): nothing
+        # has changed since the decision that made it (only a trade moves cards while an offer
+        # is open), so every rule below falls through to the offers again, and the same offer
+        # is not repeated in a turn: the answer is END_TURN, without working it out again.
+        # (About one main-phase decision in five is this one.)
+        mark = self._offer_mark
+        if mark[0] == game.turns and mark[1] == game.domestic_trades and game is self._game:
+            return A.END_TURN
         p = self.seat
         self._sync(game)
         hand = game.hands[p]
@@ -882,6 +972,8 @@ class GreedyAgent(Agent):
         if self.offers:
             offer = self._offer(game, legal)
             if offer is not None:
+                if game is self._game:
+                    self._offer_mark = (game.turns, game.domestic_trades)
                 return offer
         return A.END_TURN
 
@@ -896,7 +988,7 @@ class GreedyAgent(Agent):
             return self._city  # type: ignore[return-value]
         p = self.seat
         owner, building, node_value = game.owner, game.building, self.info.node_value
-        best, best_value = None, float("-inf")
+        best, best_value = None, _NEG_INF
         for v in sorted(game.network[p]):  # node order, so ties go to the lowest, as before
             if owner[v] == p and building[v] == 1 and node_value[v] > best_value:
                 best, best_value = A.CITY + v, node_value[v]
@@ -916,7 +1008,7 @@ class GreedyAgent(Agent):
         p = self.seat
         info, free = self.info, game.site_free
         prod = self.production(game, p)
-        best, best_value = None, float("-inf")
+        best, best_value = None, _NEG_INF
         for v in sorted(game.network[p]):  # node order, so ties go to the lowest, as before
             if free[v]:
                 value = spot_value(info, v, prod)
@@ -963,21 +1055,26 @@ class GreedyAgent(Agent):
         return best
 
     def _choose_paid_road(self, game: Game, legal: Sequence[int]) -> int | None:
-        # Called with the road's cards in hand and roads left: the legal roads are the spots.
+        # Called with the road's cards in hand and roads left: the legal roads are the spots
+        # (listed only when a road is wanted at all: a third of the calls want none).
+        wanted = self._settlement_wanted(game)
+        if not wanted and not self._wants_longest_road(game):
+            return None
         roads = [A.ROAD + e for e in game.road_spots(self.seat)]
         if not roads:
             return None
-        if self._settlement_wanted(game):
+        if wanted:
             best_score, best = 0.0, -1
             for score, a in self._road_scores(game, roads):
                 if score > best_score or (score == best_score and a > best):
                     best_score, best = score, a
             if best_score > 0:
                 return best
-        if self._wants_longest_road(game):
-            length, best = self._longest_gain(game, roads)
-            if length > game.road_length[self.seat]:
-                return best
+            if not self._wants_longest_road(game):
+                return None
+        length, best = self._longest_gain(game, roads)
+        if length > game.road_length[self.seat]:
+            return best
         return None
 
     def _maritime(self, game: Game, legal: Sequence[int]) -> int | None:
@@ -1045,6 +1142,10 @@ class GreedyAgent(Agent):
         if len(self._offered) >= 2 or game.offers_left <= 0:
             return None  # (an offer would not be legal now)
         p = self.seat
+        if game.vp_public[p] >= game.options.vp_to_win - NO_TRADE_MARGIN:
+            # Nobody trades with a seat this close to winning (this agent declines such offers
+            # itself): asking would only cost every seat a decision.
+            return None
         hand = game.hands[p]
         cost = BUILD_COSTS[self.target(game, p)]
         get = -1
@@ -1068,8 +1169,10 @@ class GreedyAgent(Agent):
         if give < 0:
             return None
         a = _OFFER_ONE[give][get]
-        if a in self._offered or not game.is_legal(a):
+        if a in self._offered:
             return None
+        # Legal as it stands: an offer is left this turn and the hand holds ``give`` (more than
+        # the build needs of it); the engine checks it again when it is played.
         self._offered.add(a)
         return a
 
@@ -1090,18 +1193,18 @@ class GreedyAgent(Agent):
             return None
         new = game.dev_new[p]
         # (Holding more than were bought this turn is necessary for a card to be playable: a
-        # cheap test before the legality look-up.)
+        # cheap test first; the legality look-up, which lists the playable cards, comes last.)
         if (
             dev[KNIGHT] > new[KNIGHT]
-            and game.is_legal(A.PLAY_KNIGHT)
             and (self._robber_on_me(game) or self._knight_takes_army(game))
+            and game.is_legal(A.PLAY_KNIGHT)
         ):
             return A.PLAY_KNIGHT
         if (
             dev[ROAD_BUILDING_CARD] > new[ROAD_BUILDING_CARD]
-            and game.is_legal(A.PLAY_ROAD_BUILDING)
             and game.roads_left[p] >= 1
             and (self._settlement_wanted(game) or self._wants_longest_road(game))
+            and game.is_legal(A.PLAY_ROAD_BUILDING)
         ):
             return A.PLAY_ROAD_BUILDING
         hand = game.hands[p]
@@ -1170,17 +1273,6 @@ class GreedyAgent(Agent):
                 best, best_extra, best_weight = a, extra, weight[r]
         return best
 
-    def _buildings_list(self, game: Game) -> list[tuple[int, int, int]]:
-        """(node, owner, 1 settlement / 2 city) of every building; kept until a piece is placed."""
-        cached = self._sync(game)
-        if cached and self._buildings is not None:
-            return self._buildings
-        owner, building = game.owner, game.building
-        out = [(v, owner[v], building[v]) for v in range(_N_NODES) if owner[v] >= 0]
-        if cached:
-            self._buildings = out
-        return out
-
     def _move_robber(self, game: Game, legal: Sequence[int]) -> int:
         p = self.seat
         hex_pips = self.info.hex_pips
@@ -1190,33 +1282,33 @@ class GreedyAgent(Agent):
             if q != p and vp[q] > top:
                 top = vp[q]
         leader_mode = self.robber == "leader"
+        # Weight of a seat's buildings: the leader's count triple in "leader" mode.
+        weight = [3.0 if leader_mode and vp[q] == top else 1.0 for q in range(game.n_players)]
         # Per hex: opponents' weighted production blocked, minus 1000 if it touches the agent,
-        # plus 2 if anyone there can be robbed — summed over the buildings (a dozen or two)
-        # rather than over the corners of every hex. The sums are of whole numbers, so exact
-        # in any order.
-        score = [0.0] * A.N_HEXES
-        mine = [False] * A.N_HEXES
-        steal = [False] * A.N_HEXES
-        for v, q, k in self._buildings_list(game):
-            if q == p:
-                for h in _NODE_HEXES[v]:
-                    mine[h] = True
-                continue
-            w = k * 3.0 if leader_mode and vp[q] == top else k * 1.0
-            has_cards = sizes[q] > 0
-            for h in _NODE_HEXES[v]:
-                score[h] += w * hex_pips[h]
-                if has_cards:
-                    steal[h] = True
-        for h in range(A.N_HEXES):
-            if mine[h]:
-                score[h] -= 1000.0
-            if steal[h]:
-                score[h] += 2.0
-        best, best_score = legal[0], float("-inf")
+        # plus 2 if anyone there can be robbed — from the engine's list of the buildings on
+        # each hex. The sums are of whole numbers, so exact in any order.
+        takers = game.hex_takers
+        best, best_score = legal[0], _NEG_INF
         rand = self.rng.random
         for a in legal:
-            s = score[a - A.ROBBER] + 1e-6 * rand()
+            h = a - A.ROBBER
+            score = 0.0
+            pairs = takers[h][1]
+            if pairs:
+                n = hex_pips[h]
+                mine = steal = False
+                for q, k in pairs:
+                    if q == p:
+                        mine = True
+                    else:
+                        score += k * weight[q] * n
+                        if sizes[q]:
+                            steal = True
+                if mine:
+                    score -= 1000.0
+                if steal:
+                    score += 2.0
+            s = score + 1e-6 * rand()
             if s > best_score:
                 best, best_score = a, s
         return best
@@ -1247,7 +1339,7 @@ class GreedyAgent(Agent):
         # build costs, no need to work out the build.
         if hand[give] >= _MOST_NEEDED[give]:
             return A.DECLINE_TRADE
-        if game.vp_public[game.current] >= game.options.vp_to_win - 3:
+        if game.vp_public[game.current] >= game.options.vp_to_win - NO_TRADE_MARGIN:
             return A.DECLINE_TRADE
         cost = BUILD_COSTS[self.target(game, self.seat)]
         if hand[give] < cost[give] and hand[get] > cost[get]:

@@ -63,6 +63,7 @@ class LookaheadAgent(GreedyAgent):
     """
 
     name = "lookahead"
+    lazy_legal = False  # its main phase tries every legal action: it reads the list
 
     _DEFAULT_WEIGHTS = {
         "w_vp": 10.0,
