@@ -267,7 +267,6 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         blocks.append(Block("p", f"Note: {note}"))
     blocks.append(Block("h2", "Figures"))
     blocks += [Block("figure", f, f.caption) for f in figures]
-    git = prov.get("git", {})
     blocks += [
         Block("h2", "Provenance"),
         Block(
@@ -275,8 +274,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             [
                 f"run {state.get('run_id')} ({data.path}), "
                 f"config hash `{state.get('config_hash', '')[:16]}`",
-                f"code: git commit {git.get('commit') or 'unknown'}"
-                + (" (with uncommitted changes)" if git.get("dirty") else ""),
+                _code_line(prov.get("git", {})),
                 f"Python {prov.get('python')}; "
                 + ", ".join(f"{k} {v}" for k, v in prov.get("packages", {}).items() if v),
                 f"MiniZinc {prov.get('solvers', {}).get('minizinc')}, "
@@ -294,6 +292,18 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         ),
     ]
     return blocks
+
+
+def _code_line(git: dict[str, Any] | list[dict[str, Any]]) -> str:
+    """The code that played: one commit, or several when a resumed run changed code."""
+
+    def one(g: dict[str, Any]) -> str:
+        dirty = " (with uncommitted changes)" if g.get("dirty") else ""
+        return f"{g.get('commit') or 'unknown'}{dirty}"
+
+    if isinstance(git, list):
+        return "code: **changed between invocations**: " + "; ".join(one(g) for g in git)
+    return f"code: git commit {one(git)}"
 
 
 def _md(block: Block, base: Path) -> str:

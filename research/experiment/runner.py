@@ -6,6 +6,7 @@ seeded in :mod:`.config`; why results do not depend on the backend in :mod:`.pla
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 import time
@@ -155,6 +156,9 @@ def _run(
     else:
         run = RunDir(root / config.name / (run_id or new_run_id(chash)))
         state = _start(run, config, config_path, chash)
+    # The code that plays: recorded now, not at the end (files may change during a long run).
+    state.setdefault("git", []).append(provenance.git_state())
+    run.write_state(state)
     setups = _setups(run, config, state, quiet)
     played, seconds = _play(run, config, chash, setups, workers, client, quiet)
     state = run.read_state()
@@ -310,6 +314,9 @@ def _finish(
             "games": "per game in games.parquet (column seed); see config.py for their derivation",
         },
     )
+    played_by = state.get("git", [])
+    if played_by:  # the code of the invocations that played, not of the one finishing
+        prov["git"] = played_by[0] if len({json.dumps(g) for g in played_by}) == 1 else played_by
     prov |= {
         "run_id": state["run_id"],
         "created": state["created"],
