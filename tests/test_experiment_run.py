@@ -423,3 +423,20 @@ def test_run_hands_a_puzzle_study_to_its_runner(tmp_path, capsys):
     out = tmp_path / "sud" / "r"
     assert {p.name for p in out.iterdir()} >= {"puzzles.parquet", "summary.md", "hardness.pdf"}
     assert "2 puzzles" in capsys.readouterr().out
+
+
+def test_a_sampler_with_fewer_boards_has_them_reused_in_turn(tmp_path):
+    cfg = tmp_path / "enum.toml"
+    cfg.write_text(
+        'name = "enum"\ngame = "catan"\nseed = 1\nplayers = 3\nboards = 100\n'
+        "games_per_board = 1\n"
+        '[[conditions]]\nname = "tiles"\nconstraints = "seed-2019-tiles"\nsampler = "enumerate"\n'
+        '[[lineups]]\nname = "g"\nseats = "greedy"\n'
+    )
+    result = run_experiment(cfg, out=tmp_path, analyse=False, quiet=True)
+    games = pd.read_parquet(result.path / "games.parquet")
+    boards = [b.id for b in iter_boards(result.path / "boards.jsonl")]
+    assert len(boards) == 96 and len(games) == 100  # the seed's 96 tile layouts
+    assert games["board_id"].tolist() == [boards[s % 96] for s in games["setup"]]
+    state = json.loads((result.path / "run.json").read_text())
+    assert "gave 96 board(s), not 100" in state["setups"][0]["notes"][-1]

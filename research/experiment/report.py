@@ -67,6 +67,12 @@ def _condition_rows(analysis: Analysis, state: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _sampler_notes(state: dict[str, Any]) -> list[Block]:
+    """What the samplers remarked (e.g. an enumeration that found fewer boards than asked)."""
+    notes = [f"{s['condition']}: {n}" for s in state.get("setups", []) for n in s.get("notes", [])]
+    return [Block("p", "Sampler notes:"), Block("list", notes)] if notes else []
+
+
 def _options_changed(config: dict[str, Any]) -> dict[str, Any]:
     default = GameOptions() if config["game"] == "catan" else GalleryOptions()
     base = json.loads(json.dumps(asdict(default)))
@@ -188,6 +194,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             "Conditions: how their setups were drawn (acceptance: share of fair shuffles "
             "satisfying the set, where the sampler measured it).",
         ),
+        *_sampler_notes(state),
         Block("list", lineup_text),
     ]
     changed = _options_changed(cfg)
