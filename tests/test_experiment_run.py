@@ -440,3 +440,12 @@ def test_a_sampler_with_fewer_boards_has_them_reused_in_turn(tmp_path):
     assert games["board_id"].tolist() == [boards[s % 96] for s in games["setup"]]
     state = json.loads((result.path / "run.json").read_text())
     assert "gave 96 board(s), not 100" in state["setups"][0]["notes"][-1]
+
+
+@pytest.mark.slow  # waits out the 10 s connection timeout
+def test_an_unreachable_scheduler_fails_before_writing(tmp_path, capsys):
+    cfg = write_config(tmp_path / "tiny.toml")
+    args = ["run", str(cfg), "--out", str(tmp_path / "results"), "--backend", "dask"]
+    assert main([*args, "--scheduler", "tcp://127.0.0.1:9"]) == 2
+    assert "cannot reach a Dask scheduler" in capsys.readouterr().err
+    assert not (tmp_path / "results").exists()
