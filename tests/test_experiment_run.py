@@ -191,8 +191,11 @@ def test_comparisons_are_oriented_against_the_baseline(small):
     per_game = pd.read_parquet(result.path / "metrics" / "per_game.parquet")
     row = table[(table["lineup"] == "greedy") & (table["metric"] == "turns")].iloc[0]
     g = per_game[per_game["lineup"] == "greedy"]
-    assert row["median1"] == g.loc[g["condition"] == "random", "turns"].median()
-    assert row["median2"] == g.loc[g["condition"] == "official", "turns"].median()
+    # the unit is the board: medians of the 4 board means per condition
+    board_means = g.groupby(["condition", "setup"])["turns"].mean()
+    assert row["n1"] == row["n2"] == 4
+    assert row["median1"] == pytest.approx(board_means["random"].median())
+    assert row["median2"] == pytest.approx(board_means["official"].median())
     assert set(table["metric"]) == {"turns", "score_spread", "lead_change", "sevens"}
 
 
@@ -210,6 +213,8 @@ def test_orient_swaps_every_paired_column():
             "effect": [0.5, 0.25],
             "ci_low": [0.1, 0.2],
             "ci_high": [0.9, 0.3],
+            "test": ["mann-whitney", "wilcoxon"],
+            "statistic": [0.5, 7.0],
         }
     )
     out = _orient(table, "base")
@@ -218,6 +223,7 @@ def test_orient_swaps_every_paired_column():
     assert out["n1"].tolist() == [2, 3] and out["mean2"].tolist() == [1.0, 4.0]
     assert out["effect"].tolist() == [-0.5, 0.25]
     assert out["ci_low"].tolist() == [-0.9, 0.2] and out["ci_high"].tolist() == [-0.1, 0.3]
+    assert out["statistic"].tolist() == [1.5, 7.0]  # U of the other side: n1 * n2 - U
 
 
 def test_worker_processes_give_identical_games(small, tmp_path):
@@ -335,7 +341,7 @@ def test_resume_errors(small, tmp_path, capsys):
     assert "no unfinished run of 'tiny'" in capsys.readouterr().err
     other = write_config(tmp_path / "other.toml", games=4)
     assert main(["run", str(other), "--resume", str(result.path), "-q", "--no-analysis"]) == 2
-    assert "started from a different config" in capsys.readouterr().err
+    assert "plays other games" in capsys.readouterr().err
     # A complete run resumed again: nothing to play.
     again = run_experiment(cfg, resume=result.path, analyse=False, quiet=True)
     assert again.played == 0
@@ -449,3 +455,124 @@ def test_an_unreachable_scheduler_fails_before_writing(tmp_path, capsys):
     assert main([*args, "--scheduler", "tcp://127.0.0.1:9"]) == 2
     assert "cannot reach a Dask scheduler" in capsys.readouterr().err
     assert not (tmp_path / "results").exists()
+
+
+def _tiny(tmp_path: Path, name: str, body: str) -> Path:
+    cfg = tmp_path / f"{name}.toml"
+    cfg.write_text(f'name = "{name}"\ngame = "catan"\nseed = 5\nplayers = 3\n' + body)
+    return cfg
+
+
+SAME_SET_TWICE = """boards = {boards}
+games_per_board = {games}
+[[conditions]]
+name = "a"
+constraints = "random"
+[[conditions]]
+name = "b"
+constraints = "random"
+[[lineups]]
+name = "{lineup}"
+seats = "greedy"
+[comparisons]
+baseline = "a"
+paired = {paired}
+n_boot = 0
+metrics = ["turns", "score_spread"]
+"""
+
+
+def test_a_condition_is_judged_by_its_boards_not_by_its_games(tmp_path):
+    # Two conditions drawing from the same set, 2 boards each, many games per board: a test on
+    # games would call board-to-board differences a condition effect; setup means do not.
+    cfg = _tiny(
+        tmp_path, "same", SAME_SET_TWICE.format(boards=2, games=60, lineup="g", paired="true")
+    )
+    result = run_experiment(cfg, out=tmp_path, quiet=True, analyse=False)
+    data = load_run(result.path)
+    table = analyse(data).pairwise
+    assert (table["n1"] == 2).all() and not table["significant"].any()
+    games = data.per_game
+    by_game = games.groupby("condition", observed=True)["turns"].mean()
+    assert by_game["a"] != by_game["b"]  # the boards do differ
+
+
+def test_mann_whitney_statistic_is_u_of_the_condition_after_orienting(tmp_path):
+    from scipy.stats import mannwhitneyu
+
+    cfg = _tiny(
+        tmp_path, "mwu", SAME_SET_TWICE.format(boards=6, games=2, lineup="g", paired="false")
+    )
+    data = load_run(run_experiment(cfg, out=tmp_path, quiet=True, analyse=False).path)
+    row = analyse(data).pairwise.query("metric == 'turns'").iloc[0]
+    assert (row["condition1"], row["condition2"], row["test"]) == ("b", "a", "mann-whitney")
+    means = data.per_game.groupby(["condition", "setup"], observed=True)["turns"].mean()
+    assert row["statistic"] == mannwhitneyu(means["b"], means["a"]).statistic
+
+
+def test_odd_lineup_names_and_no_tested_metric_still_give_a_report(tmp_path):
+    body = SAME_SET_TWICE.format(boards=2, games=1, lineup="greedy-v1.5", paired="true")
+    # only a condition-level metric asked for: no per-game metric to test
+    body = 'metrics = ["condition.balance"]\n' + body.replace(
+        'metrics = ["turns", "score_spread"]', ""
+    )
+    result = run_experiment(_tiny(tmp_path, "odd", body), out=tmp_path, quiet=True)
+    md = (result.path / "report.md").read_text()
+    assert "figures/length-greedy-v1.5.png" in md and "no per-game metric was tested" in md
+
+
+def test_a_run_stopped_after_assembling_its_games_is_not_replayed(tmp_path, monkeypatch):
+    from research.experiment import provenance
+
+    cfg = _tiny(
+        tmp_path, "fin", SAME_SET_TWICE.format(boards=2, games=2, lineup="g", paired="true")
+    )
+
+    def stop(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(provenance, "collect", stop)
+        with pytest.raises(KeyboardInterrupt):
+            run_experiment(cfg, out=tmp_path, run_id="r", analyse=False, quiet=True)
+    run = tmp_path / "fin" / "r"
+    assert (run / "games.parquet").is_file() and not (run / "chunks").exists()
+    resumed = run_experiment(cfg, out=tmp_path, resume=True, analyse=False, quiet=True)
+    assert resumed.played == 0
+    assert json.loads((run / "run.json").read_text())["invocations"] == 2
+
+
+def test_resume_takes_new_analysis_settings_but_not_new_games(tmp_path, capsys):
+    body = SAME_SET_TWICE.format(boards=2, games=2, lineup="g", paired="true")
+    cfg = _tiny(tmp_path, "edit", body)
+    with pytest.raises(KeyboardInterrupt):
+        _interrupt_after_first_chunk(cfg, tmp_path)
+    cfg.write_text(
+        cfg.read_text().replace('metrics = ["turns", "score_spread"]', 'metrics = ["turns"]')
+    )
+    result = run_experiment(cfg, out=tmp_path, resume=True, analyse=False, quiet=True)
+    resolved = json.loads((result.path / "config.resolved.json").read_text())
+    assert resolved["comparisons"]["metrics"] == ["turns"]
+    cfg.write_text(cfg.read_text().replace("games_per_board = 2", "games_per_board = 3"))
+    assert main(["run", str(cfg), "--out", str(tmp_path), "--resume", str(result.path)]) == 2
+    assert "plays other games" in capsys.readouterr().err
+
+
+def test_one_run_folder_one_process(tmp_path):
+    from research.experiment.store import RunDir
+
+    cfg = _tiny(
+        tmp_path, "lock", SAME_SET_TWICE.format(boards=2, games=2, lineup="g", paired="true")
+    )
+    with pytest.raises(KeyboardInterrupt):
+        _interrupt_after_first_chunk(cfg, tmp_path)
+    run = RunDir(tmp_path / "lock" / "r")
+    with run.locked(), pytest.raises(RunError, match="another 'ludolab run'"):
+        run_experiment(cfg, out=tmp_path, resume=run.path, analyse=False, quiet=True)
+
+
+def test_names_that_are_not_folder_names_are_refused(tmp_path):
+    cfg = _tiny(tmp_path, "ok", SAME_SET_TWICE.format(boards=2, games=1, lineup="g", paired="true"))
+    with pytest.raises(RunError, match="cannot be a folder name"):
+        run_experiment(cfg, out=tmp_path, run_id="../escape", analyse=False, quiet=True)
+    assert not (tmp_path / "escape").exists()

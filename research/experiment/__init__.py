@@ -14,6 +14,7 @@ from research.experiment.config import (
     load_experiment,
     parse_experiment,
     plan_games,
+    play_hash,
     resolved_dict,
     setup_seed,
 )
@@ -32,6 +33,7 @@ __all__ = [
     "load_experiment",
     "parse_experiment",
     "plan_games",
+    "play_hash",
     "resolved_dict",
     "setup_seed",
 ]

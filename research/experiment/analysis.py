@@ -4,13 +4,15 @@ Everything here reads only the run's folder (``games.parquet``, the setups file 
 ``config.resolved.json``), so ``ludolab compare RUN`` and ``ludolab plot RUN`` can be redone at
 any time, e.g. after a change to a metric, without replaying a game.
 
-Comparisons are made **within each lineup** (games played by different agents are not pooled):
-for every tested metric an omnibus test across the conditions (Kruskal-Wallis; Friedman when
-games are paired by common random numbers) and pairwise tests (Mann-Whitney U; Wilcoxon
-signed-rank on pairs), with Cliff's delta (or the matched-pairs rank-biserial correlation) and
-its bootstrap interval. With a ``baseline`` only the comparisons against it are made, each
-oriented as *condition vs baseline* (a positive effect: larger under the condition), and the
-correction runs over those. Corrections are per lineup and metric, not across metrics.
+Comparisons are made **within each lineup** (games played by different agents are not pooled)
+on **setup means** (each metric averaged over the games on one board or deal, see
+:func:`setup_means`): for every tested metric an omnibus test across the conditions
+(Kruskal-Wallis; Friedman when setups are paired by common random numbers) and pairwise tests
+(Mann-Whitney U; Wilcoxon signed-rank on pairs), with Cliff's delta (or the matched-pairs
+rank-biserial correlation) and its bootstrap interval. With a ``baseline`` only the
+comparisons against it are made, each oriented as *condition vs baseline* (a positive effect:
+larger under the condition), and the correction runs over those. Corrections are per lineup
+and metric, not across metrics.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from research.experiment.store import RunDir, RunError
 from research.files import write_parquet, write_text
 from research.metrics import condition_metrics, per_game_metrics, with_board_features
 from research.stats import omnibus, pairwise, regress, to_csv, to_latex, to_markdown
+from research.stats.compare import PAIRWISE_COLUMNS
 from research.stats.multiple import adjust_pvalues
 
 # Board features a metric is regressed on (Catan): richness of the best spot, how unevenly
@@ -133,21 +136,71 @@ def _orient(table: pd.DataFrame, baseline: str) -> pd.DataFrame:
         out[b] = rows[b].where(keep, rows[a])
     for col in ("effect", "ci_low", "ci_high"):
         out[col] = out[col].where(keep, -out[col]) + 0.0  # no "-0.00" in tables
+    # Mann-Whitney's statistic is U of condition1; the other side's U is n1 * n2 - U.
+    mwu = ~keep & (rows["test"] == "mann-whitney")
+    out["statistic"] = rows["statistic"].where(~mwu, rows["n1"] * rows["n2"] - rows["statistic"])
     return pd.DataFrame(out)[list(rows.columns)]
 
 
+def setup_means(data: RunData) -> pd.DataFrame:
+    """One row per lineup, condition and setup: each tested metric averaged over the games
+    played on that setup (0/1 metrics become shares; NaN games are skipped), ``n_games``, and
+    for Catan the board's features.
+
+    The setup is the unit the conditions act on: games on one board share its layout, so they
+    are repeated measurements of the board, not independent samples of the condition. Tests
+    on games would count board-to-board variation as a condition effect (two conditions
+    drawing from the same set come out "significant" with few boards and many games each);
+    tests on setup means do not. Setup ``s`` of every condition is played with the same game
+    seeds (common random numbers), so with ``paired = true`` setups pair by index.
+    """
+    metrics = tested_metrics(data)
+    keys = ["lineup", "condition", "setup"]
+    df = data.per_game[keys + metrics].copy()
+    df[metrics] = df[metrics].astype(float)
+    grouped = df.groupby(keys, observed=True, sort=True)
+    out = grouped[metrics].mean()
+    out["n_games"] = grouped.size()
+    out = out.reset_index()
+    if data.game == "catan":
+        features = data.per_game.groupby(keys, observed=True)[list(REGRESSION_FEATURES)].first()
+        out = out.merge(features.reset_index(), on=keys)
+    out["condition"] = pd.Categorical(
+        out["condition"].astype(str), categories=data.conditions, ordered=True
+    )
+    return out
+
+
+OMNIBUS_COLUMNS = [
+    "lineup",
+    "metric",
+    "test",
+    "k",
+    "n",
+    "n_dropped",
+    "statistic",
+    "df",
+    "p",
+    "effect_measure",
+    "effect",
+    "note",
+]
+
+
 def compare(data: RunData) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(omnibus table, pairwise table) over every lineup and tested metric.
+    """(omnibus table, pairwise table) over every lineup and tested metric, on setup means
+    (:func:`setup_means`): ``n1``/``n2``, the medians and means are over setups.
 
     Both have a leading ``lineup`` column; the pairwise table has the columns of
     :func:`research.stats.pairwise` (oriented against the baseline when there is one).
     """
     cmp = data.config["comparisons"]
-    paired_on = "pair" if cmp["paired"] else None
+    paired_on = "setup" if cmp["paired"] else None
     seed = int(data.config["seed"])
+    table_by_setup = setup_means(data)
     omni, pairs = [], []
     for li, lineup in enumerate(data.lineups):
-        df = data.per_game[data.per_game["lineup"] == lineup]
+        df = table_by_setup[table_by_setup["lineup"] == lineup]
         for mi, metric in enumerate(tested_metrics(data)):
             frame = omnibus(df, metric, paired_on=paired_on, order=data.conditions).to_frame()
             omni.append(frame.assign(lineup=lineup))
@@ -166,17 +219,24 @@ def compare(data: RunData) -> tuple[pd.DataFrame, pd.DataFrame]:
                 table["p_adj"] = adjust_pvalues(table["p"].to_numpy(), cmp["correction"])
                 table["significant"] = (table["p_adj"] < cmp["alpha"]).astype(bool)
             pairs.append(table.assign(lineup=lineup))
-    omni_df = pd.concat(omni, ignore_index=True) if omni else pd.DataFrame()
-    pair_df = pd.concat(pairs, ignore_index=True) if pairs else pd.DataFrame()
-    for df in (omni_df, pair_df):
-        if len(df):
-            df.insert(0, "lineup", df.pop("lineup"))
+    columns = ["lineup", *PAIRWISE_COLUMNS]
+    omni_df = (
+        pd.concat(omni, ignore_index=True)[OMNIBUS_COLUMNS]
+        if omni
+        else (pd.DataFrame(columns=OMNIBUS_COLUMNS))
+    )
+    pair_df = (
+        pd.concat(pairs, ignore_index=True)[columns]
+        if pairs
+        else (pd.DataFrame(columns=columns).astype({"significant": bool}))
+    )
     pair_df.attrs["level"] = 0.95
     return omni_df, pair_df
 
 
 def regressions(data: RunData) -> tuple[pd.DataFrame, list[str]]:
-    """Each tested metric regressed on :data:`REGRESSION_FEATURES`, per lineup (Catan only).
+    """Each tested metric's board means regressed on :data:`REGRESSION_FEATURES`, per lineup
+    (Catan only; one row per board and lineup, see :func:`setup_means`).
 
     Returns the coefficient table (columns ``lineup``, ``metric``, ``term``, ``coef``, ``se``,
     ``t``, ``p``, ``ci_low``, ``ci_high``, ``std_coef``, plus ``n`` and ``r2``) and notes on
@@ -185,8 +245,9 @@ def regressions(data: RunData) -> tuple[pd.DataFrame, list[str]]:
     if data.game != "catan":
         return pd.DataFrame(), ["no regression: board features exist for Catan boards only"]
     frames, notes = [], []
+    by_setup = setup_means(data)
     for lineup in data.lineups:
-        df = data.per_game[data.per_game["lineup"] == lineup]
+        df = by_setup[by_setup["lineup"] == lineup]
         for metric in tested_metrics(data):
             try:
                 fit = regress(df, metric, REGRESSION_FEATURES)
@@ -299,31 +360,42 @@ def comparisons_markdown(result: Analysis) -> str:
     """``comparisons.md``: omnibus, pairwise and regression tables with how to read them."""
     cmp = result.data.config["comparisons"]
     paired = cmp["paired"]
+    n_setups = result.data.config["setups"]
+    kind = result.data.config["setup_kind"]
     parts = [
         f"# Comparisons: {result.data.config['name']}\n",
-        "Within each lineup. Omnibus: "
+        f"Unit of analysis: the setup. Each metric is averaged over the games played on each of "
+        f"the {n_setups} {kind} per condition, and the tests compare those means (games on one "
+        f"setup are repeated measurements of it, not independent samples of the condition). "
+        f"Within each lineup. Omnibus: "
         + (
-            "Friedman test over games paired by common random numbers (same game seed and "
-            "seats on every condition), effect Kendall's W."
+            "Friedman test over setups paired by index (setup s of every condition is played "
+            "with the same game seeds), effect Kendall's W (needs 3 or more conditions)."
             if paired
             else "Kruskal-Wallis H, effect epsilon-squared."
         )
         + "\n",
-        to_markdown(result.omnibus.drop(columns=["note"], errors="ignore")),
+        to_markdown(result.omnibus),
         "\nPairwise: "
         + (
-            "Wilcoxon signed-rank on the paired games, effect = matched-pairs rank-biserial "
+            "Wilcoxon signed-rank on the paired setups, effect = matched-pairs rank-biserial "
             "correlation"
             if paired
             else "Mann-Whitney U, effect = Cliff's delta"
         )
-        + f" (positive: larger under 'condition'), {cmp['n_boot']} bootstrap resamples for the "
-        f"95% interval, p adjusted by {cmp['correction']} within each lineup and metric.\n",
+        + " (positive: larger under 'condition'), "
+        + (
+            f"{cmp['n_boot']} bootstrap resamples for the 95% interval"
+            if cmp["n_boot"]
+            else "no bootstrap intervals (n_boot = 0)"
+        )
+        + f", p adjusted by {cmp['correction']} within each lineup and metric.\n",
         pairwise_markdown(result.pairwise),
     ]
     if len(result.regression):
         parts += [
-            "\nRegression of each metric on board features (OLS, HC3 standard errors); "
+            "\nRegression of each metric's board means on board features (OLS, HC3 standard "
+            "errors; one row per board); "
             "`std_coef`: standard deviations of the metric per standard deviation of the "
             "feature.\n",
             to_markdown(result.regression.drop(columns=["t"], errors="ignore")),

@@ -983,5 +983,21 @@ def resolved_dict(config: ExperimentConfig) -> dict[str, Any]:
 
 def config_hash(config: ExperimentConfig) -> str:
     """sha256 (hex) of :func:`resolved_dict`, as canonical JSON (sorted keys, no spaces)."""
-    text = json.dumps(resolved_dict(config), sort_keys=True, separators=(",", ":"))
+    return _sha256(resolved_dict(config))
+
+
+# What only the analysis reads: changing these never changes a game.
+ANALYSIS_KEYS = ("description", "question", "metrics", "comparisons")
+
+
+def play_hash(config: ExperimentConfig) -> str:
+    """sha256 (hex) of what decides the games: :func:`resolved_dict` without
+    :data:`ANALYSIS_KEYS`. Runs resume on it, so a run can be resumed (or re-analysed) after
+    its question, metrics or comparisons were edited, but never with other games."""
+    data = {k: v for k, v in resolved_dict(config).items() if k not in ANALYSIS_KEYS}
+    return _sha256(data)
+
+
+def _sha256(data: Any) -> str:
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()

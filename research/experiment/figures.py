@@ -45,7 +45,12 @@ class RunFigure:
 
     @property
     def png(self) -> Path:
-        return self.stem.with_suffix(".png")
+        # with_name, not with_suffix: a lineup name may hold a dot ("greedy-v1.5")
+        return self.stem.with_name(self.stem.name + ".png")
+
+    @property
+    def pdf(self) -> Path:
+        return self.stem.with_name(self.stem.name + ".pdf")
 
 
 def slug(name: str) -> str:
@@ -80,8 +85,12 @@ def plot_run(analysis: Analysis) -> list[RunFigure]:
         figures.append(RunFigure(out / name, caption))
 
     tight = _tightness(analysis) if data.game == "gallery" else None
+    tags: set[str] = set()
     for lineup in data.lineups:
         tag = slug(lineup)
+        while tag in tags:  # two names with the same slug must not share files
+            tag += "_"
+        tags.add(tag)
         games = data.per_game[data.per_game["lineup"] == lineup]
         conds = analysis.conditions[analysis.conditions["lineup"] == lineup]
         who = f"lineup {lineup!r} ({len(games)} games)"

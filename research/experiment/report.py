@@ -83,6 +83,8 @@ def _findings(analysis: Analysis) -> list[str]:
     """Per lineup and condition, the significant differences in words, largest effect first."""
     out = []
     pw = analysis.pairwise
+    if pw.empty:
+        return ["no per-game metric was tested (config: comparisons.metrics)."]
     for lineup in analysis.data.lineups:
         rows = pw[pw["lineup"] == lineup]
         sig = rows[rows["significant"]]
@@ -216,14 +218,16 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
                 if data.baseline
                 else "between all conditions"
             )
-            + f", within each lineup, {cmp['correction']}-corrected at alpha = {cmp['alpha']}:",
+            + f", within each lineup, on the mean of each metric per {cfg['setup_kind'][:-1]} "
+            f"({cfg['setups']} per condition: the setup is the unit a condition acts on), "
+            f"{cmp['correction']}-corrected per lineup and metric at alpha = {cmp['alpha']}:",
         ),
         Block("list", _findings(analysis)),
         Block(
             "table",
             glance(analysis),
-            "At a glance: means per lineup and condition; ▲/▼ a significant difference from "
-            "the baseline (after correction)."
+            "At a glance: means over the games per lineup and condition; ▲/▼ a significant "
+            "difference from the baseline (after correction)."
             if data.baseline
             else "At a glance: means per lineup and condition.",
         ),
@@ -233,12 +237,19 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             analysis.pairwise[PAIR_COLUMNS].rename(columns=PAIR_LABELS),
             "Effect: "
             + (
-                "matched-pairs rank-biserial correlation (Wilcoxon signed-rank on paired games)"
+                "matched-pairs rank-biserial correlation (Wilcoxon signed-rank on setups paired "
+                "by index: setup s of every condition is played with the same game seeds)"
                 if cmp["paired"]
                 else "Cliff's delta (Mann-Whitney U)"
             )
-            + f"; positive: larger under 'condition'. 95% bootstrap intervals ({cmp['n_boot']} "
-            "resamples). Full precision: comparisons.csv; LaTeX: comparisons.tex.",
+            + "; positive: larger under 'condition'. n, medians: over setups (means of their "
+            "games). "
+            + (
+                f"95% bootstrap intervals ({cmp['n_boot']} resamples). "
+                if cmp["n_boot"]
+                else "No intervals (n_boot = 0). "
+            )
+            + "Full precision: comparisons.csv; LaTeX: comparisons.tex.",
         ),
         Block(
             "table",
@@ -252,7 +263,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         blocks.append(
             Block(
                 "table",
-                analysis.omnibus.drop(columns=["note"], errors="ignore"),
+                analysis.omnibus,
                 "Omnibus tests across conditions per lineup and metric.",
             )
         )
@@ -294,8 +305,8 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         ),
         Block(
             "p",
-            "Everything above is recomputed from the run folder by "
-            f"`ludolab compare {data.path}` and `ludolab plot {data.path}`.",
+            f"`ludolab report {data.path}` recomputes everything above from the run folder "
+            "(`ludolab compare` the tables, `ludolab plot` the figures).",
         ),
     ]
     return blocks
@@ -326,8 +337,8 @@ def _md(block: Block, base: Path) -> str:
         caption = f"*{escape_markdown(block.caption)}*\n\n" if block.caption else ""
         return caption + to_markdown(block.content)
     if block.kind == "figure":
-        rel = block.content.png.relative_to(base)
-        return f"![{block.caption}]({rel})\n\n*{block.caption}* (PDF: {rel.with_suffix('.pdf')})\n"
+        png, pdf = block.content.png.relative_to(base), block.content.pdf.relative_to(base)
+        return f"![{block.caption}]({png})\n\n*{block.caption}* (PDF: {pdf})\n"
     return f"```\n{block.content}\n```\n"
 
 

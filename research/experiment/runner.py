@@ -7,6 +7,7 @@ seeded in :mod:`.config`; why results do not depend on the backend in :mod:`.pla
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 import time
@@ -26,6 +27,7 @@ from research.experiment.config import (
     config_hash,
     load_experiment,
     plan_games,
+    play_hash,
     resolved_dict,
 )
 from research.experiment.play import chunk_ranges, make_task
@@ -133,49 +135,79 @@ def _run(
     backend = "local" if client is None else "dask"
     if client is not None:  # for the provenance: the cluster's workers at the start
         workers = len(client.scheduler_info().get("workers", {}))
-    chash = config_hash(config)
+    chash, phash = config_hash(config), play_hash(config)
     if resume:
         run = (
             RunDir(Path(resume))
             if not isinstance(resume, bool)
-            else find_resumable(root, config.name, chash)
+            else find_resumable(root, config.name, phash)
         )
         state = run.read_state()
-        if state.get("config_hash") != chash:
-            raise RunError(
-                f"{run.path}: started from a different config (hash "
-                f"{state.get('config_hash', '?')[:12]}, now {chash[:12]}); resume with the "
-                f"config it started from, or start a new run"
-            )
-        if state.get("status") == COMPLETE:
-            _say(f"{run.path}: already complete; nothing to play", quiet)
-            if analyse:
-                _analyse(run, quiet)
-            return RunResult(run.path, state["n_games"], 0, 0.0, True)
-        _say(f"resuming {run.path}", quiet)
     else:
-        run = RunDir(root / config.name / (run_id or new_run_id(chash)))
-        state = _start(run, config, config_path, chash)
-    # The code that plays: recorded now, not at the end (files may change during a long run).
-    state.setdefault("git", []).append(provenance.git_state())
-    run.write_state(state)
-    setups = _setups(run, config, state, quiet)
-    played, seconds = _play(run, config, chash, setups, workers, client, quiet)
-    state = run.read_state()
-    state["play_seconds"] = round(state.get("play_seconds", 0.0) + seconds, 3)
-    state["invocations"] = state.get("invocations", 0) + 1
-    _finish(run, config, chash, state, backend, workers)
+        run = RunDir(
+            root / _safe(config.name, "name") / _safe(run_id or new_run_id(chash), "run id")
+        )
+        if run.path.exists():
+            raise RunError(
+                f"{run.path} already exists; give another --run-id or resume it "
+                f"(--resume {run.path})"
+            )
+    with run.locked():
+        if resume:
+            if state.get("play_hash") != phash:
+                raise RunError(
+                    f"{run.path}: started from a config that plays other games (play hash "
+                    f"{state.get('play_hash', '?')[:12]}, now {phash[:12]}); resume with the "
+                    f"config it started from, or start a new run"
+                )
+            if state.get("config_hash") != chash:  # only question/metrics/comparisons changed
+                _say("the config's analysis settings changed: the report will use them", quiet)
+                shutil.copyfile(config_path, run.path / "config.toml")
+                write_json(run.path / "config.resolved.json", resolved_dict(config))
+                state["config_hash"] = chash
+                run.write_state(state)
+            if state.get("status") == COMPLETE:
+                _say(f"{run.path}: already complete; nothing to play", quiet)
+                if analyse:
+                    _analyse(run, quiet)
+                return RunResult(run.path, state["n_games"], 0, 0.0, True)
+            _say(f"resuming {run.path}", quiet)
+        else:
+            state = _start(run, config, config_path, chash, phash)
+        # The code that plays, recorded as the invocation starts (files may change later).
+        state.setdefault("git", []).append(provenance.git_state())
+        state["invocations"] = state.get("invocations", 0) + 1
+        run.write_state(state)
+        setups = _setups(run, config, state, quiet)
+        played, seconds = 0, 0.0
+        if not run.assembled(phash, config.n_games):  # else: stopped after assembling
+            start = time.perf_counter()
+            try:
+                played = _play(run, config, phash, setups, workers, client, quiet)
+            finally:  # interrupted invocations count too
+                seconds = time.perf_counter() - start
+                state = run.read_state()
+                state["play_seconds"] = round(state.get("play_seconds", 0.0) + seconds, 3)
+                run.write_state(state)
+        _finish(run, config, chash, phash, run.read_state(), backend, workers)
     if analyse:
         _analyse(run, quiet)
     return RunResult(run.path, config.n_games, played, seconds, bool(resume))
 
 
-def _start(run: RunDir, config: ExperimentConfig, config_path: Path, chash: str) -> dict:
-    if run.path.exists():
+def _safe(part: str, what: str) -> str:
+    """``part`` if it is a plain folder name (letters, digits, ``._-``), else RunError."""
+    if not re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9._-]*", part):
         raise RunError(
-            f"{run.path} already exists; give another --run-id or resume it (--resume {run.path})"
+            f"the experiment {what} {part!r} cannot be a folder name: use letters, digits, "
+            f"'.', '_' and '-' (not starting with '.')"
         )
-    run.path.mkdir(parents=True)
+    return part
+
+
+def _start(
+    run: RunDir, config: ExperimentConfig, config_path: Path, chash: str, phash: str
+) -> dict:
     try:
         shutil.copyfile(config_path, run.path / "config.toml")
         write_json(run.path / "config.resolved.json", resolved_dict(config))
@@ -186,6 +218,7 @@ def _start(run: RunDir, config: ExperimentConfig, config_path: Path, chash: str)
             "run_id": run.path.name,
             "config": str(config_path),
             "config_hash": chash,
+            "play_hash": phash,
             "game": config.game,
             "n_games": config.n_games,
             "chunk_size": config.chunk_size,
@@ -216,25 +249,26 @@ def _setups(
     generated: dict[str, ConditionSetups] = generate_setups(
         config, lambda name: _say(f"generating {config.setup_kind} for {name!r}", quiet)
     )
-    write_setups(generated, path)
+    # The summaries first: a stop between the two writes then regenerates the same setups.
     state["setups"] = [cs.summary() for cs in generated.values()]
     state["setup_seconds"] = round(time.perf_counter() - start, 3)
     run.write_state(state)
+    write_setups(generated, path)
     return {name: cs.setups for name, cs in generated.items()}
 
 
 def _play(
     run: RunDir,
     config: ExperimentConfig,
-    chash: str,
+    phash: str,
     setups: dict[str, list[Setup]],
     workers: int,
     client: Any,
     quiet: bool,
-) -> tuple[int, float]:
+) -> int:
     specs = plan_games(config)
     ranges = chunk_ranges(len(specs), config.chunk_size)
-    done = run.finished_chunks(chash, ranges)
+    done = run.finished_chunks(phash, ranges)
     todo = [c for c in range(len(ranges)) if c not in done]
     wrapped = {name: _cycle(config, name, s) for name, s in setups.items()}
     tasks = (
@@ -246,7 +280,6 @@ def _play(
     )
     already = sum(len(ranges[c]) for c in done)
     played = 0
-    start = time.perf_counter()
     bar = tqdm(
         total=len(specs),
         initial=already,
@@ -259,23 +292,23 @@ def _play(
     )
     try:
         for chunk, table in results:
-            run.write_chunk(chunk, ranges[chunk], table, chash)
+            run.write_chunk(chunk, ranges[chunk], table, phash)
             played += len(ranges[chunk])
             bar.update(len(ranges[chunk]))
     except KeyboardInterrupt:
         bar.close()
-        _say(_resume_hint(run, "interrupted", _saved(run, chash, ranges), len(specs)), quiet=False)
+        _say(_resume_hint(run, "interrupted", _saved(run, phash, ranges), len(specs)), quiet=False)
         raise
     except RunError as exc:
         bar.close()
-        hint = _resume_hint(run, "stopped", _saved(run, chash, ranges), len(specs))
+        hint = _resume_hint(run, "stopped", _saved(run, phash, ranges), len(specs))
         raise RunError(f"{exc}. {hint}") from exc
     except Exception as exc:
         bar.close()
-        hint = _resume_hint(run, "stopped", _saved(run, chash, ranges), len(specs))
+        hint = _resume_hint(run, "stopped", _saved(run, phash, ranges), len(specs))
         raise RunError(f"a chunk failed: {type(exc).__name__}: {exc}. {hint}") from exc
     bar.close()
-    return played, time.perf_counter() - start
+    return played
 
 
 def _cycle(config: ExperimentConfig, name: str, setups: list[Setup]) -> list[Setup]:
@@ -284,9 +317,9 @@ def _cycle(config: ExperimentConfig, name: str, setups: list[Setup]) -> list[Set
     return [setups[s % len(setups)] for s in range(config.setups)]
 
 
-def _saved(run: RunDir, chash: str, ranges: list[range]) -> int:
+def _saved(run: RunDir, phash: str, ranges: list[range]) -> int:
     """Games in the chunk files on disk now."""
-    return sum(len(ranges[c]) for c in run.finished_chunks(chash, ranges))
+    return sum(len(ranges[c]) for c in run.finished_chunks(phash, ranges))
 
 
 def _resume_hint(run: RunDir, what: str, saved: int, total: int) -> str:
@@ -297,15 +330,22 @@ def _resume_hint(run: RunDir, what: str, saved: int, total: int) -> str:
 
 
 def _finish(
-    run: RunDir, config: ExperimentConfig, chash: str, state: dict, backend: str, workers: int
+    run: RunDir,
+    config: ExperimentConfig,
+    chash: str,
+    phash: str,
+    state: dict,
+    backend: str,
+    workers: int,
 ) -> None:
     meta = {
         "schema": GAMES_SCHEMA,
         "experiment": config.name,
         "game": config.game,
-        "config_hash": chash,
+        "play_hash": phash,
     }
-    run.assemble(state["n_chunks"], state["n_games"], meta)
+    if not run.assembled(phash, state["n_games"]):
+        run.assemble(state["n_chunks"], state["n_games"], meta)
     prov = provenance.collect(
         chash,
         {
@@ -318,6 +358,7 @@ def _finish(
     if played_by:  # the code of the invocations that played, not of the one finishing
         prov["git"] = played_by[0] if len({json.dumps(g) for g in played_by}) == 1 else played_by
     prov |= {
+        "play_hash": phash,
         "run_id": state["run_id"],
         "created": state["created"],
         "finished": datetime.now(UTC).isoformat(timespec="seconds"),

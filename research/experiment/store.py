@@ -18,7 +18,10 @@ per chunk, so no game is lost or counted twice.
 
 from __future__ import annotations
 
+import fcntl
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -91,7 +94,7 @@ class RunDir:
         write_json(self.state_path, state)
 
     # --- chunks
-    def finished_chunks(self, config_hash: str, ranges: list[range]) -> set[int]:
+    def finished_chunks(self, play_hash: str, ranges: list[range]) -> set[int]:
         """Chunks with a valid file. Leftover temporary files (a write cut off) are removed; a
         chunk file from another config or with the wrong games is an error, not skipped."""
         if not self.chunks_dir.is_dir():
@@ -110,7 +113,7 @@ class RunDir:
                 ) from exc
             expected = ranges[chunk] if 0 <= chunk < len(ranges) else None
             if (
-                meta.get("config_hash") != config_hash
+                meta.get("play_hash") != play_hash
                 or expected is None
                 or meta.get("start") != expected.start
                 or meta.get("stop") != expected.stop
@@ -123,15 +126,42 @@ class RunDir:
             done.add(chunk)
         return done
 
-    def write_chunk(self, chunk: int, games: range, table: pa.Table, config_hash: str) -> None:
+    def write_chunk(self, chunk: int, games: range, table: pa.Table, play_hash: str) -> None:
         """Save a finished chunk (atomically), tagged with its config hash and game range."""
         meta = {
-            "config_hash": config_hash,
+            "play_hash": play_hash,
             "chunk": chunk,
             "start": games.start,
             "stop": games.stop,
         }
         write_parquet(self.chunk_path(chunk), with_metadata(table, meta))
+
+    def assembled(self, play_hash: str, n_games: int) -> bool:
+        """Whether games.parquet already holds this run's games (a run stopped after
+        assembling them, before it was marked complete)."""
+        if not self.games_path.exists():
+            return False
+        try:
+            rows = pq.read_metadata(self.games_path).num_rows
+            return table_metadata(self.games_path).get("play_hash") == play_hash and (
+                rows == n_games
+            )
+        except (OSError, pa.ArrowException, ValueError):
+            return False
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the run folder for this process (a second `ludolab run` on it fails at once)."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        with open(self.path / ".lock", "w") as fh:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError as exc:
+                raise RunError(
+                    f"{self.path}: another 'ludolab run' is using this run folder; wait for "
+                    f"it to end (or stop it) before resuming"
+                ) from exc
+            yield
 
     def assemble(self, n_chunks: int, n_games: int, meta: dict[str, Any]) -> pa.Table:
         """Concatenate the chunk files in order into games.parquet (atomically), check that it
@@ -155,8 +185,8 @@ class RunDir:
         return table
 
 
-def find_resumable(root: Path, experiment: str, config_hash: str) -> RunDir:
-    """The newest unfinished run of ``experiment`` under ``root`` with this config hash."""
+def find_resumable(root: Path, experiment: str, play_hash: str) -> RunDir:
+    """The newest unfinished run of ``experiment`` under ``root`` that plays these games."""
     base = root / experiment
     candidates = []
     for path in sorted(base.glob("*/run.json")) if base.is_dir() else []:
@@ -164,7 +194,7 @@ def find_resumable(root: Path, experiment: str, config_hash: str) -> RunDir:
             state = RunDir(path.parent).read_state()
         except RunError:
             continue
-        if state.get("config_hash") == config_hash and state.get("status") != COMPLETE:
+        if state.get("play_hash") == play_hash and state.get("status") != COMPLETE:
             candidates.append((state.get("created", ""), path.parent))
     if not candidates:
         raise RunError(
