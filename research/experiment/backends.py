@@ -130,14 +130,19 @@ def run_dask(tasks: Iterable[ChunkTask], client: Any) -> Iterator[tuple[int, pa.
     from distributed import as_completed
 
     chunk_of: dict[str, int] = {}
-    futures = []
+    pending = set()
     for task in tasks:
         future = client.submit(play_chunk, task, pure=False)
         chunk_of[future.key] = task.chunk
-        futures.append(future)
+        pending.add(future)
     try:
-        for future in as_completed(futures, loop=client.loop):
-            yield chunk_of[future.key], future.result()
+        for future in as_completed(list(pending), loop=client.loop):
+            table = future.result()
+            # Drop our reference at once, so the cluster can forget the result (a long run
+            # would otherwise keep every chunk's table in worker memory until the end).
+            pending.discard(future)
+            future.release()
+            yield chunk_of[future.key], table
     except KeyboardInterrupt:
-        client.cancel(futures)
+        client.cancel(list(pending))
         raise
