@@ -8,7 +8,7 @@ An agent is named in configs and on the command line by a string plus parameters
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 
@@ -45,14 +45,25 @@ class Agent:
         return self.name
 
 
-def play_out(game: Any, agents: Sequence[Agent], seed: int) -> None:
+def play_out(
+    game: Any,
+    agents: Sequence[Agent],
+    seed: int,
+    legal_for: Callable[[int], Sequence[int]] | None = None,
+) -> None:
     """Reset seat ``i``'s agent with (``i``, ``seed``), then let the agents decide until the
-    game is over (the fast path: no observation encoding)."""
+    game is over (the fast path: no observation encoding).
+
+    ``legal_for(seat)`` gives what the acting seat's agent is handed as its legal actions
+    (default: ``game.legal_actions()``); a game may hand some agents a cheaper view of them.
+    """
     for seat, agent in enumerate(agents):
         agent.reset(seat, seed)
-    step, legal_actions = game.step, game.legal_actions
+    step = game.step
+    legal = legal_for or (lambda _seat: game.legal_actions())
     while not game.done:
-        step(agents[game.acting].act(game, legal_actions()))
+        seat = game.acting
+        step(agents[seat].act(game, legal(seat)))
 
 
 class AgentSpecError(ValueError):

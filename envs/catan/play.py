@@ -6,9 +6,10 @@ from collections.abc import Iterator, Sequence
 from math import ceil
 from typing import overload
 
+from envs.agents import play_out as agents_play_out
 from envs.catan.agents.base import Agent
 from envs.catan.board import Board
-from envs.catan.engine import GAME_OVER, MAIN, Game, GameOptions
+from envs.catan.engine import MAIN, Game, GameOptions
 from envs.catan.record import GameRecord
 
 
@@ -47,18 +48,15 @@ class LegalView(Sequence[int]):
 
 
 def play_out(game: Game, agents: Sequence[Agent], seed: int) -> None:
-    """Reset seat ``i``'s agent with (``i``, ``seed``), then let the agents decide until the
-    game is over (:func:`envs.agents.play_out`, plus :attr:`Agent.lazy_legal`: in the main phase
-    such agents get a :class:`LegalView` rather than the listed actions)."""
-    for seat, agent in enumerate(agents):
-        agent.reset(seat, seed)
-    step, legal_actions = game.step, game.legal_actions
-    acts = [agent.act for agent in agents]
+    """:func:`envs.agents.play_out`, except that agents with :attr:`Agent.lazy_legal` get a
+    :class:`LegalView` in the main phase rather than the listed actions."""
     lazy = [bool(getattr(agent, "lazy_legal", False)) for agent in agents]
-    view = LegalView(game)
-    while game.phase != GAME_OVER:
-        seat = game.acting
-        step(acts[seat](game, view if lazy[seat] and game.phase == MAIN else legal_actions()))
+    view, legal_actions = LegalView(game), game.legal_actions
+
+    def legal_for(seat: int) -> Sequence[int]:
+        return view if lazy[seat] and game.phase == MAIN else legal_actions()
+
+    agents_play_out(game, agents, seed, legal_for)
 
 
 def play_game(
