@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +79,12 @@ class RunData:
     @property
     def baseline(self) -> str | None:
         return self.config["comparisons"].get("baseline")
+
+    @cached_property
+    def by_setup(self) -> pd.DataFrame:
+        """:func:`setup_means` of this run (computed once; comparisons and regressions share
+        it)."""
+        return setup_means(self)
 
 
 def load_run(path: str | Path) -> RunData:
@@ -197,7 +204,7 @@ def compare(data: RunData) -> tuple[pd.DataFrame, pd.DataFrame]:
     cmp = data.config["comparisons"]
     paired_on = "setup" if cmp["paired"] else None
     seed = int(data.config["seed"])
-    table_by_setup = setup_means(data)
+    table_by_setup = data.by_setup
     omni, pairs = [], []
     for li, lineup in enumerate(data.lineups):
         df = table_by_setup[table_by_setup["lineup"] == lineup]
@@ -245,7 +252,7 @@ def regressions(data: RunData) -> tuple[pd.DataFrame, list[str]]:
     if data.game != "catan":
         return pd.DataFrame(), ["no regression: board features exist for Catan boards only"]
     frames, notes = [], []
-    by_setup = setup_means(data)
+    by_setup = data.by_setup
     for lineup in data.lineups:
         df = by_setup[by_setup["lineup"] == lineup]
         for metric in tested_metrics(data):

@@ -119,9 +119,8 @@ def glance(analysis: Analysis) -> pd.DataFrame:
     baseline is marked ▲ (higher) or ▼ (lower)."""
     data = analysis.data
     metrics = list(dict.fromkeys(analysis.pairwise["metric"])) if len(analysis.pairwise) else []
-    per_game = data.per_game[["lineup", "condition", *metrics]].copy()
-    per_game[metrics] = per_game[metrics].astype(float)
-    med = per_game.groupby(["lineup", "condition"], observed=True)[metrics].mean()
+    # condition_metrics already holds every per-game metric's mean as "<metric>_mean"
+    means = analysis.conditions.set_index(["lineup", "condition"])
     marks: dict[tuple[str, str, str], str] = {}
     if data.baseline is not None:
         for _, r in analysis.pairwise[analysis.pairwise["significant"]].iterrows():
@@ -129,11 +128,11 @@ def glance(analysis: Analysis) -> pd.DataFrame:
     rows = []
     for lineup in data.lineups:
         for cond in data.conditions:
-            if (lineup, cond) not in med.index:
+            if (lineup, cond) not in means.index:
                 continue
             row = {"lineup": lineup, "condition": cond}
             for m in metrics:
-                value = med.loc[(lineup, cond), m]
+                value = means.loc[(lineup, cond), f"{m}_mean"]
                 row[m] = f"{value:.3g}{marks.get((lineup, cond, m), '')}"
             rows.append(row)
     return pd.DataFrame(rows)
