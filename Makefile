@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-all setup minizinc lint bench bench-catan bench-pipeline clean
+.PHONY: demo test test-all setup minizinc compiler lint bench bench-catan bench-pipeline clean
 
 # The quickstart experiment end to end: boards, games, statistics, figures, report.
 WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
@@ -19,7 +19,7 @@ test: setup
 test-all: setup
 	$(BIN)/python -m pytest -q -m "slow or not slow"
 
-setup: minizinc $(STAMP)
+setup: minizinc compiler $(STAMP)
 
 # MiniZinc and Gecode come from Debian (minizinc + flatzinc); see DESIGN notes in README.
 minizinc:
@@ -35,14 +35,29 @@ minizinc:
 	  fi; \
 	fi
 
-$(STAMP): pyproject.toml
+# A C compiler and Python's headers, for setup.py's mypyc build (LUDOLAB_PURE_PYTHON=1 skips it).
+compiler:
+	@if [ -z "$$LUDOLAB_PURE_PYTHON" ] && { ! command -v cc >/dev/null || \
+	    ! $(PYTHON) -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; }; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "Installing a C compiler and Python headers from Debian (apt-get install gcc libc6-dev python3-dev)..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev python3-dev >/dev/null; \
+	  else \
+	    echo "Compiling the Catan engine needs a C compiler and Python's headers; this is not a root Debian shell." >&2; \
+	    echo "Install them (sudo apt-get install gcc python3-dev), or run the Python source:  LUDOLAB_PURE_PYTHON=1 make ..." >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
+# setup.py compiles the Catan engine and agents with mypyc: an edit there compiles them again.
+$(STAMP): pyproject.toml setup.py $(wildcard envs/catan/*.py envs/catan/agents/*.py)
 	@[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	@touch $(STAMP)
 
 lint: setup
-	$(BIN)/ruff check research envs tests benchmarks
+	$(BIN)/ruff check research envs tests benchmarks setup.py
 
 bench: setup
 	$(BIN)/python benchmarks/generate_boards.py
@@ -56,4 +71,5 @@ bench-pipeline: setup
 	$(BIN)/python benchmarks/pipeline.py
 
 clean:
-	rm -rf $(VENV) .venv-bench build *.egg-info
+	rm -rf $(VENV) .venv-bench build *.egg-info envs/_compiled.json
+	find . -name '*.so' -not -path './.venv*' -delete

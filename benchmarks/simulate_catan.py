@@ -11,7 +11,9 @@ importable, or the benchmark environment could not be installed).
 catanatron is a benchmark-only tool, not a dependency of ludolab. It runs in a separate virtual
 environment (`.venv-bench`, created on first use with a pinned catanatron) as a subprocess of
 this script (`benchmarks/catanatron_reference.py`), so it never enters ludolab's environment.
-ludolab is timed in this process.
+ludolab is timed in this process, as installed: its engine and agents compiled with mypyc
+(setup.py), unless LUDOLAB_PURE_PYTHON=1 is set, which times their Python source instead (the
+header says which ran).
 
 Per game, for both engines: a fresh random official board, four fresh agents, then the game;
 seeds 0..N-1. The clock (`time.process_time`, and the wall clock beside it) covers board and
@@ -93,6 +95,7 @@ PAIRS: tuple[tuple[str, str], ...] = (
 def import_ludolab() -> SimpleNamespace:
     """ludolab's engine API, or ImportError with a message that says what is missing."""
     try:
+        import envs
         from envs.catan.agents import make_agent
         from envs.catan.engine import GameOptions
         from envs.catan.play import play_game
@@ -103,7 +106,11 @@ def import_ludolab() -> SimpleNamespace:
             "--skip-ludolab to time catanatron alone."
         ) from err
     return SimpleNamespace(
-        GameOptions=GameOptions, play_game=play_game, make_agent=make_agent, fair_board=fair_board
+        GameOptions=GameOptions,
+        play_game=play_game,
+        make_agent=make_agent,
+        fair_board=fair_board,
+        engine=envs.COMPILED.describe(),
     )
 
 
@@ -357,7 +364,12 @@ def definitions(
     return "\n".join(lines)
 
 
-def header(args: argparse.Namespace, facts: dict[str, Any] | None, options_text: str | None) -> str:
+def header(
+    args: argparse.Namespace,
+    facts: dict[str, Any] | None,
+    options_text: str | None,
+    engine_text: str | None,
+) -> str:
     """Run conditions: date, core, load, versions, rules in force."""
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     pinned = (
@@ -374,6 +386,8 @@ def header(args: argparse.Namespace, facts: dict[str, Any] | None, options_text:
         lines.append("  ludolab: skipped (--skip-ludolab)")
     else:
         lines.append(f"  ludolab: Python {platform.python_version()}, in this process")
+    if engine_text is not None:
+        lines.append(f"    engine: {engine_text}")
     if options_text is not None:
         lines.append(f"    GameOptions(): {options_text}")
     if facts is not None:
@@ -497,7 +511,8 @@ def main(argv: list[str] | None = None) -> int:
     total_cpu = time.process_time() - start_cpu  # this process only; the subprocess is apart
     total_wall = time.perf_counter() - start_wall
     options_text = describe_options(options) if options is not None else None
-    print(header(args, facts, options_text))
+    engine_text = api.engine if api is not None else None
+    print(header(args, facts, options_text, engine_text))
     print()
     print(format_table(rows))
     print()
@@ -521,6 +536,7 @@ def main(argv: list[str] | None = None) -> int:
             },
             "games": {"ludolab": args.games, "catanatron": cat_games},
             "ludolab_options": options_text,
+            "ludolab_engine": engine_text,
             "catanatron": facts,
             "catanatron_action_types": action_types,
             "rows": rows,

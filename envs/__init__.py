@@ -1,0 +1,10 @@
+"""The game engines, their agents and their Gymnasium / PettingZoo faces; no solver, experiment
+or plotting code.
+
+Importing the package first decides whether the compiled copies of the hot modules may run (see
+:mod:`envs.compiled`): ``envs.COMPILED.describe()`` says what runs.
+"""
+
+from envs.compiled import activate as _activate
+
+COMPILED = _activate()

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 
 from envs.catan import actions as A
 from envs.catan.board import HARBOR_TYPES, TERRAINS, Board
-from envs.catan.engine import KNIGHT, MAIN, Game, GameOptions, tables
+from envs.catan.engine import KNIGHT, MAIN, Game, GameOptions, attributes, tables
 
 LUMBER, WOOL, GRAIN, BRICK, ORE = range(5)
 
@@ -271,7 +271,7 @@ def roll(game: Game, d1: int, d2: int) -> None:
 def snapshot(game: Game) -> dict[str, object]:
     """A deep copy of the whole game state (random streams as their states), for equality."""
     state = {}
-    for key, value in vars(game).items():
+    for key, value in attributes(game).items():
         if key == "_legal":
             continue  # a cache; computing it changes nothing
         if key in ("_dice_rng", "_steal_rng"):

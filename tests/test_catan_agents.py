@@ -19,7 +19,14 @@ from envs.catan.agents import (
     parse_agent_spec,
 )
 from envs.catan.agents.base import Agent
-from envs.catan.engine import GAME_OVER, MAIN, Game, GameOptions, IllegalActionError
+from envs.catan.engine import (
+    GAME_OVER,
+    MAIN,
+    Game,
+    GameOptions,
+    IllegalActionError,
+    attributes,
+)
 from envs.catan.play import play_game
 from research.catan.samplers import fair_board
 
@@ -76,7 +83,7 @@ class _Checked(Agent):
 def _state(game: Game) -> dict:
     """Everything in a game's state, comparable with ==, random streams as their states."""
     out = {}
-    for key, value in game.__dict__.items():
+    for key, value in attributes(game).items():
         if key == "_legal" or key.endswith("_cache"):
             continue  # the engine's caches (legal_actions(), road spots...), filled by reading
         if hasattr(value, "getstate"):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from envs.catan import actions as A
 from envs.catan.agents import make_agent
-from envs.catan.engine import GAME_OVER, Game, GameOptions, IllegalActionError, tables
+from envs.catan.engine import GAME_OVER, Game, GameOptions, IllegalActionError, attributes, tables
 from envs.catan.play import play_game
 from research.catan.samplers import fair_board
 
@@ -127,13 +127,13 @@ def test_lower_victory_target_ends_games_sooner():
 
 def test_illegal_action_is_an_error_and_changes_nothing():
     game = Game(fair_board(0), 4, 0)
-    before = copy.deepcopy(game.__dict__)
+    before = copy.deepcopy(attributes(game))
     illegal = next(a for a in range(A.N_ACTIONS) if a not in game.legal_actions())
     with pytest.raises(IllegalActionError, match="not legal for seat 0 in phase setup-settlement"):
         game.step(illegal)
     with pytest.raises(IllegalActionError):
         game.step(A.N_ACTIONS + 3)
-    assert snapshot(game.__dict__) == snapshot(before)
+    assert snapshot(attributes(game)) == snapshot(before)
 
 
 def snapshot(state: dict) -> dict:
@@ -186,15 +186,15 @@ def test_clone_is_independent_and_plays_on_identically():
         agent.reset(seat, 9)
     for _ in range(300):
         game.step(agents[game.acting].act(game, game.legal_actions()))
-    before = snapshot(copy.deepcopy(game.__dict__))
+    before = snapshot(copy.deepcopy(attributes(game)))
     twin = game.clone()
     twin_agents = copy.deepcopy(agents)
     while not twin.done:
         twin.step(twin_agents[twin.acting].act(twin, twin.legal_actions()))
-    assert snapshot(game.__dict__) == before  # the original did not move
+    assert snapshot(attributes(game)) == before  # the original did not move
     while not game.done:
         game.step(agents[game.acting].act(game, game.legal_actions()))
-    assert snapshot(game.__dict__) == snapshot(twin.__dict__)
+    assert snapshot(attributes(game)) == snapshot(attributes(twin))
 
 
 def test_road_length_if_built_matches_building_it():

@@ -35,11 +35,13 @@ leave room, each an option or documented here:
 
 from __future__ import annotations
 
+import operator
 import random
-from dataclasses import dataclass
+from typing import SupportsIndex
 
 from envs.catan import actions as A
 from envs.catan.board import DESERT, Board
+from envs.catan.options import GameOptions
 from envs.catan.topology import load_layout
 from envs.rules import IllegalActionError, InvariantError, as_action, illegal_message
 
@@ -74,45 +76,6 @@ DEV_COST = (0, 1, 1, 0, 1)
 CARDS_PER_RESOURCE = 19
 SETTLEMENTS_PER_PLAYER, CITIES_PER_PLAYER, ROADS_PER_PLAYER = 5, 4, 15
 LONGEST_ROAD_MIN, LARGEST_ARMY_MIN = 5, 3
-
-
-@dataclass(frozen=True)
-class GameOptions:
-    """Rule options. The defaults are the official base game.
-
-    Attributes:
-        vp_to_win: victory points that win, counted on the player's own turn.
-        discard_limit: on a 7, seats holding more cards than this discard half (rounded down).
-        friendly_robber: the robber may not be moved onto a hex touching a building of an
-            opponent with fewer than 3 public victory points (unless no other hex is left).
-        turn_limit: the game is cut off (truncated, no winner) after this many turns; None for
-            no limit. A turn is one player's turn; a round is one turn of every player.
-        trade_offers_per_turn: domestic trade offers allowed per turn; 0 turns domestic trade off.
-        cut_holder_keeps_ties: when an opponent's settlement cuts the longest-road holder's road
-            and the holder is left tied for the longest, the holder keeps the card (a common
-            reading of the almanac) instead of setting it aside (``rules/catan.md``).
-        debug: check every invariant after every action (slow; for tests and debugging).
-    """
-
-    vp_to_win: int = 10
-    discard_limit: int = 7
-    friendly_robber: bool = False
-    turn_limit: int | None = 1000
-    trade_offers_per_turn: int = 2
-    cut_holder_keeps_ties: bool = False
-    debug: bool = False
-
-    def __post_init__(self) -> None:
-        if self.vp_to_win < 3:
-            raise ValueError(f"GameOptions.vp_to_win must be at least 3, got {self.vp_to_win}")
-        if self.discard_limit < 0:
-            raise ValueError(f"GameOptions.discard_limit must be >= 0, got {self.discard_limit}")
-        if self.turn_limit is not None and self.turn_limit < 1:
-            raise ValueError(f"GameOptions.turn_limit must be >= 1 or None, got {self.turn_limit}")
-        if self.trade_offers_per_turn < 0:
-            raise ValueError(
-                f"GameOptions.trade_offers_per_turn must be >= 0, got {self.trade_offers_per_turn}"
-            )
 
 
 class _Tables:
@@ -247,10 +210,12 @@ class Game:
     def __init__(
         self,
         board: Board,
-        n_players: int = 4,
-        seed: int = 0,
+        n_players: SupportsIndex = 4,
+        seed: SupportsIndex = 0,
         options: GameOptions | None = None,
     ) -> None:
+        # Any integer type (numpy's too): compiled, an `int` parameter would refuse them.
+        n_players, seed = operator.index(n_players), operator.index(seed)
         if board.layout != "standard":
             raise ValueError(
                 f"the engine plays the standard layout; board {board.id} uses {board.layout!r}"
@@ -505,23 +470,29 @@ class Game:
         (copying them is most of a clone's cost): only for a copy stepped with actions that draw
         nothing — main-phase builds, bank trades, year of plenty — as a lookahead does.
         """
-        new = Game.__new__(Game)
-        state = {}
-        for key, value in self.__dict__.items():
+        state: dict[str, object] = {}
+        for key, value in attributes(self).items():
             kind = type(value)
             if kind is list:
                 value = [
-                    item.copy() if type(item) in (list, set, dict) else item for item in value
+                    item.copy() if type(item) in (list, set, dict) else item
+                    for item in value  # type: ignore[attr-defined]
                 ]
             elif kind is set or kind is dict:
-                value = value.copy()
+                value = value.copy()  # type: ignore[attr-defined]
             elif kind is random.Random and not share_randomness:
                 stream = random.Random()
-                stream.setstate(value.getstate())
+                stream.setstate(value.getstate())  # type: ignore[attr-defined]
                 value = stream
             state[key] = value
-        new.__dict__.update(state)
-        return new
+        return restore_game(self.board, self.n_players, self.seed, self.options, state)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickling, copy.copy and copy.deepcopy: compiled, a game has no __dict__ to copy.
+        return (
+            restore_game,
+            (self.board, self.n_players, self.seed, self.options, attributes(self)),
+        )
 
     # ------------------------------------------------------------------ legal actions
 
@@ -636,8 +607,11 @@ class Game:
 
     # ------------------------------------------------------------------ applying actions
 
-    def step(self, action: int) -> None:
-        """Apply ``action`` for seat ``acting``. Raises :class:`IllegalActionError` if illegal."""
+    def step(self, action: object) -> None:
+        """Apply ``action`` (an integer index, numpy's too) for seat ``acting``.
+
+        Raises :class:`IllegalActionError` if it is illegal or not an integer.
+        """
         if type(action) is not int:
             action = as_action(action, A.N_ACTIONS)
         legal = self._legal
@@ -1270,3 +1244,29 @@ class Game:
                 f"game seed {self.seed}, board {self.board.id}, after {self.n_actions} actions: "
                 + "; ".join(problems)
             )
+
+
+def restore_game(
+    board: Board, n_players: int, seed: int, options: GameOptions, state: dict[str, object]
+) -> Game:
+    """A game on ``board`` whose attributes are ``state`` (see :func:`attributes`), as
+    :meth:`Game.clone` and unpickling make it.
+
+    It goes through the constructor because a compiled game cannot be made without it.
+    """
+    game = Game(board, n_players, seed, options)
+    for key, value in state.items():
+        setattr(game, key, value)
+    return game
+
+
+def attributes(game: Game) -> dict[str, object]:
+    """Every attribute of ``game`` by name: its whole state, as :meth:`Game.clone` copies it.
+
+    Run from source, a game keeps its attributes in its ``__dict__``; compiled (mypyc), in fixed
+    slots named by ``Game.__mypyc_attrs__`` and has no ``__dict__``.
+    """
+    names: tuple[str, ...] | None = getattr(type(game), "__mypyc_attrs__", None)
+    if names is None:
+        return dict(vars(game))
+    return {name: getattr(game, name) for name in names}

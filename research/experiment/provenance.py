@@ -9,6 +9,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import envs
 from research.solve import SolveError, find_toolchain
 
 PACKAGES = (
@@ -78,5 +79,7 @@ def collect(config_hash: str, seeds: dict[str, Any]) -> dict[str, Any]:
         "platform": platform.platform(),
         "packages": package_versions(),
         "solvers": solver_versions(),
+        # Compiled or source: the games are the same, the timings are not.
+        "engine": envs.COMPILED.describe(),
         "seeds": seeds,
     }

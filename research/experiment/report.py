@@ -296,6 +296,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
                 + ", ".join(f"{k} {v}" for k, v in prov.get("packages", {}).items() if v),
                 f"MiniZinc {prov.get('solvers', {}).get('minizinc')}, "
                 f"Gecode {prov.get('solvers', {}).get('gecode')}",
+                f"game engine: {prov.get('engine', 'not recorded')}",
                 f"backend {prov.get('backend')} with {prov.get('workers')} worker(s); setups "
                 f"{prov.get('setup_seconds')} s, games {prov.get('play_seconds')} s "
                 f"({prov.get('games_per_second')} games/s) over "

@@ -42,7 +42,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from envs.catan import actions as A
 from envs.catan.agents.base import Agent
@@ -158,9 +160,9 @@ class BoardInfo:
         harbor_at: harbor code per intersection (-1 none, 0 generic 3:1, 1..5 resource + 1).
     """
 
-    _cache: dict[tuple[tuple[int, ...], ...], BoardInfo] = {}
+    _cache: ClassVar[dict[tuple[tuple[int, ...], ...], BoardInfo]] = {}
     # The last board looked up and its tables: the seats of one game ask in turn.
-    _last: tuple[object, BoardInfo] | None = None
+    _last: ClassVar[tuple[object, BoardInfo] | None] = None
 
     @classmethod
     def of(cls, game: Game) -> BoardInfo:
@@ -273,6 +275,9 @@ def missing_cards(hand: Sequence[int], cost: Sequence[int]) -> int:
     return sum(c - h for h, c in zip(hand, cost, strict=True) if c > h)
 
 
+# Compiled (setup.py), a class refuses Python subclasses unless allowed: a variant of this agent
+# is a subclass in a researcher's own module.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyAgent(Agent):
     """Scripted greedy builder; see the module docstring.
 

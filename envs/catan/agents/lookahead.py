@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from envs.catan import actions as A
 from envs.catan.agents.greedy import (
     BUILD_COSTS,
@@ -38,6 +40,9 @@ def _tried(a: int) -> bool:
     return any(lo <= a < hi for lo, hi in _TRIED_RANGES)
 
 
+# Compiled (setup.py), a class refuses Python subclasses unless allowed: a variant of this agent
+# is a subclass in a researcher's own module.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class LookaheadAgent(GreedyAgent):
     """One-step lookahead over deterministic main-phase actions, greedy elsewhere.
 

@@ -1,0 +1,49 @@
+"""Catan's rule options: a plain dataclass, apart from the engine.
+
+It lives in its own module because the engine may be compiled (see :mod:`envs.compiled`), and a
+compiled module would neither keep the field types (experiment configs read them to convert TOML
+values) nor let a frozen dataclass be unpickled (options travel to worker processes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Rule options. The defaults are the official base game.
+
+    Attributes:
+        vp_to_win: victory points that win, counted on the player's own turn.
+        discard_limit: on a 7, seats holding more cards than this discard half (rounded down).
+        friendly_robber: the robber may not be moved onto a hex touching a building of an
+            opponent with fewer than 3 public victory points (unless no other hex is left).
+        turn_limit: the game is cut off (truncated, no winner) after this many turns; None for
+            no limit. A turn is one player's turn; a round is one turn of every player.
+        trade_offers_per_turn: domestic trade offers allowed per turn; 0 turns domestic trade off.
+        cut_holder_keeps_ties: when an opponent's settlement cuts the longest-road holder's road
+            and the holder is left tied for the longest, the holder keeps the card (a common
+            reading of the almanac) instead of setting it aside (``rules/catan.md``).
+        debug: check every invariant after every action (slow; for tests and debugging).
+    """
+
+    vp_to_win: int = 10
+    discard_limit: int = 7
+    friendly_robber: bool = False
+    turn_limit: int | None = 1000
+    trade_offers_per_turn: int = 2
+    cut_holder_keeps_ties: bool = False
+    debug: bool = False
+
+    def __post_init__(self) -> None:
+        if self.vp_to_win < 3:
+            raise ValueError(f"GameOptions.vp_to_win must be at least 3, got {self.vp_to_win}")
+        if self.discard_limit < 0:
+            raise ValueError(f"GameOptions.discard_limit must be >= 0, got {self.discard_limit}")
+        if self.turn_limit is not None and self.turn_limit < 1:
+            raise ValueError(f"GameOptions.turn_limit must be >= 1 or None, got {self.turn_limit}")
+        if self.trade_offers_per_turn < 0:
+            raise ValueError(
+                f"GameOptions.trade_offers_per_turn must be >= 0, got {self.trade_offers_per_turn}"
+            )

@@ -1,0 +1,114 @@
+"""Compiled modules: which run, and the Python source in their place when it has changed.
+
+Installing the package compiles the Catan engine and its agents with mypyc (``setup.py``), which
+plays the same games about twice as fast. The Python source stays the reference, and a compiled
+module is only a faster copy of it: ``envs/_compiled.json`` holds the SHA-256 of the source each
+extension was built from. When the package is imported, this module compares them. If any
+compiled module's source has changed since (a rule edited in place, a ``git pull``), the source
+of *every* compiled module runs instead — they call each other natively, so they cannot be mixed
+— with a warning that says how to compile again. ``LUDOLAB_PURE_PYTHON=1`` runs the source
+without a warning (for profiling, or to compare the two).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+PURE_PYTHON_ENV = "LUDOLAB_PURE_PYTHON"
+PACKAGE_ROOT = Path(__file__).resolve().parent  # envs/
+STAMP_NAME = "_compiled.json"
+
+
+@dataclass(frozen=True)
+class CompiledState:
+    """What runs: ``compiled`` names the modules running compiled (empty when none does);
+    ``note`` says which compiler built them, or why their source runs instead."""
+
+    compiled: tuple[str, ...]
+    note: str
+
+    def describe(self) -> str:
+        """One line for provenance records and benchmark output."""
+        if self.compiled:
+            return f"compiled ({self.note}): {', '.join(self.compiled)}"
+        return f"Python source ({self.note})"
+
+
+def _module_name(path: Path, root: Path) -> str:
+    return ".".join((root.name, *path.relative_to(root).with_suffix("").parts))
+
+
+def find_extensions(root: Path) -> dict[str, Path]:
+    """Compiled modules under package ``root``: module name -> the Python source beside it."""
+    found: dict[str, Path] = {}
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        for extension in root.rglob(f"*{suffix}"):
+            source = extension.with_name(extension.name[: -len(suffix)] + ".py")
+            if source.exists():
+                found[_module_name(source, root)] = source
+    return found
+
+
+def stale_sources(root: Path, extensions: Mapping[str, Path]) -> list[str]:
+    """The sources (paths relative to the project) that differ from what was compiled, or that
+    no stamp vouches for, among ``extensions`` (as from :func:`find_extensions`)."""
+    stamp_path = root / STAMP_NAME
+    try:
+        digests = json.loads(stamp_path.read_text())["sources"]
+    except (OSError, ValueError, KeyError, TypeError):
+        digests = {}
+    stale = []
+    for source in extensions.values():
+        relative = source.relative_to(root.parent).as_posix()
+        if digests.get(relative) != hashlib.sha256(source.read_bytes()).hexdigest():
+            stale.append(relative)
+    return sorted(stale)
+
+
+class _SourceFinder(importlib.abc.MetaPathFinder):
+    """Finds the named modules' Python source ahead of their compiled extensions."""
+
+    def __init__(self, sources: Mapping[str, Path]) -> None:
+        self.sources = dict(sources)
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        source = self.sources.get(fullname)
+        return None if source is None else importlib.util.spec_from_file_location(fullname, source)
+
+
+def activate(root: Path = PACKAGE_ROOT, environ: Mapping[str, str] = os.environ) -> CompiledState:
+    """Decide what runs for the package at ``root``, and make imports follow: when the source
+    must run, a finder that prefers it goes first on ``sys.meta_path``. Call before any compiled
+    module is imported (``envs/__init__.py`` does)."""
+    extensions = find_extensions(root)
+    if not extensions:
+        return CompiledState((), "not compiled")
+    if environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
+        note = f"{PURE_PYTHON_ENV} is set"
+    else:
+        stale = stale_sources(root, extensions)
+        if not stale:
+            stamp = json.loads((root / STAMP_NAME).read_text())
+            return CompiledState(tuple(sorted(extensions)), str(stamp.get("compiler", "?")))
+        note = f"{', '.join(stale)} changed since it was compiled"
+        warnings.warn(
+            f"ludolab: {note}, so the Python source of the compiled modules runs (same games, "
+            "about half the speed). Compile again with `make setup` (or `pip install -e .`).",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    sys.meta_path.insert(0, _SourceFinder(extensions))
+    return CompiledState((), note)
