@@ -4,7 +4,10 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# LUDOLAB_PURE_PYTHON set (and not 0): install without compiling (setup.py reads it the same way).
+# The install stamp names the mode, so that switching modes installs again.
+PURE_PYTHON := $(filter-out 0,$(LUDOLAB_PURE_PYTHON))
+STAMP := $(VENV)/.installed$(if $(PURE_PYTHON),-pure-python)
 
 .PHONY: demo test test-all setup minizinc compiler lint bench bench-catan bench-pipeline clean
 
@@ -37,7 +40,7 @@ minizinc:
 
 # A C compiler and Python's headers, for setup.py's mypyc build (LUDOLAB_PURE_PYTHON=1 skips it).
 compiler:
-	@if [ -z "$$LUDOLAB_PURE_PYTHON" ] && { ! command -v cc >/dev/null || \
+	@if [ -z "$(PURE_PYTHON)" ] && { ! command -v cc >/dev/null || \
 	    ! $(PYTHON) -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; }; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "Installing a C compiler and Python headers from Debian (apt-get install gcc libc6-dev python3-dev)..."; \
@@ -54,6 +57,7 @@ $(STAMP): pyproject.toml setup.py $(wildcard envs/catan/*.py envs/catan/agents/*
 	@[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
+	@rm -f $(VENV)/.installed $(VENV)/.installed-pure-python
 	@touch $(STAMP)
 
 lint: setup
@@ -71,5 +75,5 @@ bench-pipeline: setup
 	$(BIN)/python benchmarks/pipeline.py
 
 clean:
-	rm -rf $(VENV) .venv-bench build *.egg-info envs/_compiled.json
+	rm -rf $(VENV) .venv-bench build .mypy_cache *.egg-info envs/_compiled.json
 	find . -name '*.so' -not -path './.venv*' -delete

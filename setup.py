@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sysconfig
 from pathlib import Path
 
 from setuptools import setup
@@ -23,6 +24,7 @@ from setuptools.command.build_ext import build_ext
 # The modules on the hot path of a game, compiled together (they call each other natively).
 COMPILED = (
     "envs/catan/engine.py",
+    "envs/catan/play.py",
     "envs/catan/agents/greedy.py",
     "envs/catan/agents/lookahead.py",
     "envs/catan/agents/random_agent.py",
@@ -42,9 +44,17 @@ class BuildExtWithStamp(build_ext):
         super().run()
         from mypy.version import __version__ as mypy_version
 
-        target = ROOT if self.inplace else Path(self.build_lib)
-        stamp = {"compiler": f"mypyc {mypy_version}", "sources": DIGESTS}
-        (target / STAMP).write_text(json.dumps(stamp, indent=1) + "\n")
+        path = (ROOT if self.inplace else Path(self.build_lib)) / STAMP
+        # One record per extension suffix: other interpreters' builds in this tree stay valid.
+        try:
+            builds = json.loads(path.read_text())["builds"]
+        except (OSError, ValueError, KeyError, TypeError):
+            builds = {}
+        builds[sysconfig.get_config_var("EXT_SUFFIX")] = {
+            "compiler": f"mypyc {mypy_version}",
+            "sources": DIGESTS,
+        }
+        path.write_text(json.dumps({"builds": builds}, indent=1) + "\n")
 
 
 def extensions() -> list:

@@ -7,9 +7,10 @@ An agent is named in configs and on the command line by a string plus parameters
 
 from __future__ import annotations
 
+import operator
 import random
-from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar, SupportsIndex
 
 
 class Agent:
@@ -48,22 +49,17 @@ class Agent:
 def play_out(
     game: Any,
     agents: Sequence[Agent],
-    seed: int,
-    legal_for: Callable[[int], Sequence[int]] | None = None,
+    seed: SupportsIndex,
 ) -> None:
     """Reset seat ``i``'s agent with (``i``, ``seed``), then let the agents decide until the
-    game is over (the fast path: no observation encoding).
-
-    ``legal_for(seat)`` gives what the acting seat's agent is handed as its legal actions
-    (default: ``game.legal_actions()``); a game may hand some agents a cheaper view of them.
-    """
+    game is over (the fast path: no observation encoding). Catan has its own, compiled copy
+    (:func:`envs.catan.play.play_out`)."""
+    seed = operator.index(seed)  # numpy's integers too: compiled agents take exactly an int
     for seat, agent in enumerate(agents):
         agent.reset(seat, seed)
-    step = game.step
-    legal = legal_for or (lambda _seat: game.legal_actions())
+    step, legal_actions = game.step, game.legal_actions
     while not game.done:
-        seat = game.acting
-        step(agents[seat].act(game, legal(seat)))
+        step(agents[game.acting].act(game, legal_actions()))
 
 
 class AgentSpecError(ValueError):

@@ -2,12 +2,12 @@
 
 Installing the package compiles the Catan engine and its agents with mypyc (``setup.py``), which
 plays the same games about twice as fast. The Python source stays the reference, and a compiled
-module is only a faster copy of it: ``envs/_compiled.json`` holds the SHA-256 of the source each
-extension was built from. When the package is imported, this module compares them. If any
-compiled module's source has changed since (a rule edited in place, a ``git pull``), the source
-of *every* compiled module runs instead — they call each other natively, so they cannot be mixed
-— with a warning that says how to compile again. ``LUDOLAB_PURE_PYTHON=1`` runs the source
-without a warning (for profiling, or to compare the two).
+module is only a faster copy of it: ``envs/_compiled.json`` holds, per interpreter, the SHA-256 of
+the source each extension was built from. When the package is imported, this module compares
+them. If any compiled module's source has changed since (a rule edited in place, a ``git pull``),
+the source of *every* compiled module runs instead — they call each other natively, so they
+cannot be mixed — with a warning that says how to compile again. ``LUDOLAB_PURE_PYTHON=1`` runs
+the source without a warning (for profiling, or to compare the two).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import importlib.util
 import json
 import os
 import sys
+import sysconfig
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from types import ModuleType
 PURE_PYTHON_ENV = "LUDOLAB_PURE_PYTHON"
 PACKAGE_ROOT = Path(__file__).resolve().parent  # envs/
 STAMP_NAME = "_compiled.json"
+EXTENSION_SUFFIX = str(sysconfig.get_config_var("EXT_SUFFIX"))  # the name setup.py's build uses
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ def _module_name(path: Path, root: Path) -> str:
 def find_extensions(root: Path) -> dict[str, Path]:
     """Compiled modules under package ``root``: module name -> the Python source beside it."""
     found: dict[str, Path] = {}
-    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:  # what this interpreter would load
         for extension in root.rglob(f"*{suffix}"):
             source = extension.with_name(extension.name[: -len(suffix)] + ".py")
             if source.exists():
@@ -60,14 +62,21 @@ def find_extensions(root: Path) -> dict[str, Path]:
     return found
 
 
+def build_record(root: Path) -> dict:
+    """What the stamp says of this interpreter's build: {"compiler", "sources": {path: sha256}}
+    ({} if nothing). Builds are kept per extension suffix, because interpreters sharing one
+    checkout (3.11 and 3.12, say) each compile their own extensions, at different times."""
+    try:
+        record = json.loads((root / STAMP_NAME).read_text())["builds"][EXTENSION_SUFFIX]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
 def stale_sources(root: Path, extensions: Mapping[str, Path]) -> list[str]:
     """The sources (paths relative to the project) that differ from what was compiled, or that
     no stamp vouches for, among ``extensions`` (as from :func:`find_extensions`)."""
-    stamp_path = root / STAMP_NAME
-    try:
-        digests = json.loads(stamp_path.read_text())["sources"]
-    except (OSError, ValueError, KeyError, TypeError):
-        digests = {}
+    digests = build_record(root).get("sources", {})
     stale = []
     for source in extensions.values():
         relative = source.relative_to(root.parent).as_posix()
@@ -101,10 +110,10 @@ def activate(root: Path = PACKAGE_ROOT, environ: Mapping[str, str] = os.environ)
     else:
         stale = stale_sources(root, extensions)
         if not stale:
-            stamp = json.loads((root / STAMP_NAME).read_text())
-            return CompiledState(tuple(sorted(extensions)), str(stamp.get("compiler", "?")))
+            compiler = str(build_record(root).get("compiler", "?"))
+            return CompiledState(tuple(sorted(extensions)), compiler)
         note = f"{', '.join(stale)} changed since it was compiled"
-        warnings.warn(
+        warnings.warn(  # (once per process: worker processes each say it too)
             f"ludolab: {note}, so the Python source of the compiled modules runs (same games, "
             "about half the speed). Compile again with `make setup` (or `pip install -e .`).",
             RuntimeWarning,

@@ -24,7 +24,14 @@ from envs.catan import actions as A
 from envs.catan.agents import GreedyAgent, make_agent, parse_agent_spec
 from envs.catan.engine import Game, GameOptions, attributes
 from envs.catan.play import play_game
-from envs.compiled import PURE_PYTHON_ENV, _SourceFinder, activate, find_extensions, stale_sources
+from envs.compiled import (
+    EXTENSION_SUFFIX,
+    PURE_PYTHON_ENV,
+    _SourceFinder,
+    activate,
+    find_extensions,
+    stale_sources,
+)
 from research.catan.samplers import fair_board
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -171,14 +178,42 @@ def test_a_python_subclass_of_a_compiled_agent_plays_its_own_rule() -> None:
     assert _offers_made(NoOffersGreedy, range(3)) == 0
 
 
-def test_numpy_integers_are_accepted_where_ints_are() -> None:
-    """A compiled `int` parameter refuses numpy's integers; the engine's entry points take any
-    integer type, as the source does."""
+def test_numpy_scalars_are_accepted_where_ints_and_bools_are() -> None:
+    """A compiled `int` parameter refuses numpy's integers: the entry points a study calls with
+    numbers from numpy or pandas take them, as the source does."""
     np = pytest.importorskip("numpy")
-    game = Game(fair_board(0), np.int64(3), np.int64(5))
+    options = GameOptions(vp_to_win=np.int64(8), turn_limit=np.int32(60), debug=np.bool_(True))
+    assert (type(options.vp_to_win), type(options.turn_limit), options.debug) == (int, int, True)
+    game = Game(fair_board(0), np.int64(3), np.int64(5), options)
     assert (game.n_players, game.seed) == (3, 5)
     game.step(np.int64(game.legal_actions()[0]))
     assert game.n_actions == 1
+    seats = [make_agent("greedy"), make_agent("lookahead"), make_agent("random")]
+    record = play_game(fair_board(1), seats, np.int64(7), options)
+    assert record.seed == 7 and record.turns > 0
+    with pytest.raises(TypeError, match="GameOptions.vp_to_win must be an integer"):
+        GameOptions(vp_to_win=8.5)
+
+
+def test_agents_copy_and_pickle_mid_game_and_play_on_identically() -> None:
+    """Scripted agents keep board tables (BoardInfo) that must survive copying and pickling
+    (an environment with greedy opponents is copied with them)."""
+    game = Game(fair_board(2), 4, 2)
+    agents = [parse_agent_spec(s) for s in ("greedy", "lookahead", "greedy:trade=false", "random")]
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, 2)
+    for _ in range(120):
+        game.step(agents[game.acting].act(game, game.legal_actions()))
+    copies = [copy.deepcopy((game, agents)), pickle.loads(pickle.dumps((game, agents)))]
+    actions = []
+    while not game.done:
+        actions.append(agents[game.acting].act(game, game.legal_actions()))
+        game.step(actions[-1])
+    for twin_game, twin_agents in copies:
+        for action in actions:
+            assert twin_agents[twin_game.acting].act(twin_game, twin_game.legal_actions()) == action
+            twin_game.step(action)
+        assert twin_game.done and twin_game.winner == game.winner
 
 
 # -- the guard, on a package made up in a temporary folder ----------------------------------------
@@ -192,9 +227,10 @@ def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root.mkdir()
     (root / "__init__.py").write_text("")
     (root / "mod.py").write_text("ANSWER = 42\n")
-    (root / f"mod{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"not a library")
+    (root / f"mod{EXTENSION_SUFFIX}").write_bytes(b"not a library")
     digest = hashlib.sha256((root / "mod.py").read_bytes()).hexdigest()
-    stamp = {"compiler": "mypyc test", "sources": {"fakepkg/mod.py": digest}}
+    build = {"compiler": "mypyc test", "sources": {"fakepkg/mod.py": digest}}
+    stamp = {"builds": {EXTENSION_SUFFIX: build, ".other-interpreter.so": {"sources": {}}}}
     (root / "_compiled.json").write_text(json.dumps(stamp))
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))  # undo the finder afterwards
@@ -208,17 +244,24 @@ def test_guard_finds_extensions_and_checks_their_stamp(package: Path) -> None:
     assert stale_sources(package, find_extensions(package)) == []
     (package / "mod.py").write_text("ANSWER = 43\n")
     assert stale_sources(package, find_extensions(package)) == ["fakepkg/mod.py"]
-    (package / "_compiled.json").unlink()
     (package / "mod.py").write_text("ANSWER = 42\n")
+    assert stale_sources(package, find_extensions(package)) == []
+    # Another interpreter's build record does not vouch for this one's extensions.
+    stamp = json.loads((package / "_compiled.json").read_text())
+    stamp["builds"] = {".other-interpreter.so": stamp["builds"][EXTENSION_SUFFIX]}
+    (package / "_compiled.json").write_text(json.dumps(stamp))
+    assert stale_sources(package, find_extensions(package)) == ["fakepkg/mod.py"]
+    (package / "_compiled.json").unlink()
     assert stale_sources(package, find_extensions(package)) == ["fakepkg/mod.py"]
 
 
 def test_guard_keeps_a_fresh_compile(package: Path) -> None:
+    finders = list(sys.meta_path)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         state = activate(package, environ={})
     assert state.compiled == ("fakepkg.mod",) and state.note == "mypyc test"
-    assert not any(isinstance(finder, _SourceFinder) for finder in sys.meta_path)
+    assert sys.meta_path == finders  # no finder for its source
 
 
 def test_guard_runs_the_source_of_a_changed_module_with_a_warning(package: Path) -> None:
@@ -226,6 +269,7 @@ def test_guard_runs_the_source_of_a_changed_module_with_a_warning(package: Path)
     with pytest.warns(RuntimeWarning, match=r"fakepkg/mod.py changed since it was compiled.*make"):
         state = activate(package, environ={})
     assert state.compiled == () and "fakepkg/mod.py changed" in state.describe()
+    assert isinstance(sys.meta_path[0], _SourceFinder)
     import fakepkg.mod  # the garbage extension would fail to load
 
     assert fakepkg.mod.ANSWER == 43

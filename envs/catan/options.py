@@ -7,6 +7,7 @@ values) nor let a frozen dataclass be unpickled (options travel to worker proces
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 
 
@@ -37,6 +38,14 @@ class GameOptions:
     debug: bool = False
 
     def __post_init__(self) -> None:
+        # Integer and boolean fields as exactly int and bool (numpy's scalars, 0 and 1
+        # included): the compiled engine reads them as such and would refuse anything else.
+        for name in ("vp_to_win", "discard_limit", "trade_offers_per_turn", "turn_limit"):
+            value = getattr(self, name)
+            if value is not None or name != "turn_limit":
+                object.__setattr__(self, name, _integer(name, value))
+        for name in ("friendly_robber", "cut_holder_keeps_ties", "debug"):
+            object.__setattr__(self, name, _boolean(name, getattr(self, name)))
         if self.vp_to_win < 3:
             raise ValueError(f"GameOptions.vp_to_win must be at least 3, got {self.vp_to_win}")
         if self.discard_limit < 0:
@@ -47,3 +56,18 @@ class GameOptions:
             raise ValueError(
                 f"GameOptions.trade_offers_per_turn must be >= 0, got {self.trade_offers_per_turn}"
             )
+
+
+def _integer(name: str, value: object) -> int:
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"GameOptions.{name} must be an integer, got {value!r}") from None
+
+
+def _boolean(name: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    if not isinstance(value, str) and value in (0, 1):
+        return bool(value)
+    raise TypeError(f"GameOptions.{name} must be True or False, got {value!r}")

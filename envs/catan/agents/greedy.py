@@ -138,7 +138,15 @@ _TWO_AWAY = 1.0 * 0.6 * 0.6
 _INF, _NEG_INF = float("inf"), float("-inf")
 
 # Sentinel for "not computed since the last piece was placed" (None is a valid cached answer).
-_STALE = object()
+class _Stale:
+    """The type of :data:`_STALE`: copied and pickled as the module's one instance, so that a
+    copied agent still recognises its caches as stale."""
+
+    def __reduce__(self) -> str:
+        return "_STALE"
+
+
+_STALE = _Stale()
 
 
 class BoardInfo:
@@ -175,13 +183,20 @@ class BoardInfo:
         if info is None:
             if len(cls._cache) >= 256:  # bounded: a study may play thousands of boards
                 cls._cache.clear()
-            info = cls._cache[key] = cls(game)
+            info = cls._cache[key] = cls(*key)
         cls._last = (game.board, info)
         return info
 
-    def __init__(self, game: Game) -> None:
-        self.hex_pips = hex_pips = tuple(_PIPS[n] for n in game.hex_number)
-        self.hex_res = hex_res = game.hex_resource
+    def __init__(
+        self,
+        hex_resource: tuple[int, ...],
+        hex_number: tuple[int, ...],
+        harbor_at: tuple[int, ...],
+    ) -> None:
+        """From a game's ``hex_resource``, ``hex_number`` and ``harbor_at``."""
+        self.hex_number = hex_number
+        self.hex_pips = hex_pips = tuple(_PIPS[n] for n in hex_number)
+        self.hex_res = hex_res = hex_resource
         totals = [0] * N_RES
         rows = [[0] * N_RES for _ in range(_N_NODES)]
         for h, r in enumerate(hex_res):
@@ -198,7 +213,7 @@ class BoardInfo:
             for r in range(N_RES)
         )
         bonus = tuple(2.0 * w for w in weight)
-        self.harbor_at = harbor_at = game.harbor_at
+        self.harbor_at = harbor_at
         node_value = []
         node_new = []
         fresh = []
@@ -242,6 +257,11 @@ class BoardInfo:
         self.node_value = tuple(node_value)
         self.node_new = tuple(node_new)
         self.fresh_value = tuple(fresh)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Copying and pickling an agent that has played (it keeps its board's tables): compiled,
+        # the tables can only be made again by the constructor.
+        return (BoardInfo, (self.hex_res, self.hex_number, self.harbor_at))
 
 
 def spot_value(info: BoardInfo, v: int, prod: Sequence[int]) -> float:
