@@ -73,10 +73,13 @@ def build_record(root: Path) -> dict:
     return record if isinstance(record, dict) else {}
 
 
-def stale_sources(root: Path, extensions: Mapping[str, Path]) -> list[str]:
+def stale_sources(
+    root: Path, extensions: Mapping[str, Path], record: Mapping | None = None
+) -> list[str]:
     """The sources (paths relative to the project) that differ from what was compiled, or that
-    no stamp vouches for, among ``extensions`` (as from :func:`find_extensions`)."""
-    digests = build_record(root).get("sources", {})
+    no stamp vouches for, among ``extensions`` (as from :func:`find_extensions`); ``record`` is
+    :func:`build_record` of ``root``, read here when not given."""
+    digests = (build_record(root) if record is None else record).get("sources", {})
     stale = []
     for source in extensions.values():
         relative = source.relative_to(root.parent).as_posix()
@@ -108,10 +111,10 @@ def activate(root: Path = PACKAGE_ROOT, environ: Mapping[str, str] = os.environ)
     if environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
         note = f"{PURE_PYTHON_ENV} is set"
     else:
-        stale = stale_sources(root, extensions)
+        record = build_record(root)
+        stale = stale_sources(root, extensions, record)
         if not stale:
-            compiler = str(build_record(root).get("compiler", "?"))
-            return CompiledState(tuple(sorted(extensions)), compiler)
+            return CompiledState(tuple(sorted(extensions)), str(record.get("compiler", "?")))
         note = f"{', '.join(stale)} changed since it was compiled"
         warnings.warn(  # (once per process: worker processes each say it too)
             f"ludolab: {note}, so the Python source of the compiled modules runs (same games, "

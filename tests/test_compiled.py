@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import copy
 import hashlib
+import importlib
 import importlib.machinery
 import json
 import os
@@ -92,9 +93,7 @@ def test_the_hot_modules_run_compiled() -> None:
         f"or set {PURE_PYTHON_ENV}=1 to test the Python source alone."
     )
     for name in expected:
-        module_file = sys.modules[name].__file__ if name in sys.modules else None
-        if module_file is None:
-            module_file = __import__(name, fromlist=["_"]).__file__
+        module_file = str(importlib.import_module(name).__file__)
         assert module_file.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), module_file
 
 

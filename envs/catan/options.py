@@ -40,10 +40,10 @@ class GameOptions:
     def __post_init__(self) -> None:
         # Integer and boolean fields as exactly int and bool (numpy's scalars, 0 and 1
         # included): the compiled engine reads them as such and would refuse anything else.
-        for name in ("vp_to_win", "discard_limit", "trade_offers_per_turn", "turn_limit"):
-            value = getattr(self, name)
-            if value is not None or name != "turn_limit":
-                object.__setattr__(self, name, _integer(name, value))
+        for name in ("vp_to_win", "discard_limit", "trade_offers_per_turn"):
+            object.__setattr__(self, name, _integer(name, getattr(self, name)))
+        if self.turn_limit is not None:
+            object.__setattr__(self, "turn_limit", _integer("turn_limit", self.turn_limit))
         for name in ("friendly_robber", "cut_holder_keeps_ties", "debug"):
             object.__setattr__(self, name, _boolean(name, getattr(self, name)))
         if self.vp_to_win < 3:

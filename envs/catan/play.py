@@ -78,8 +78,7 @@ def play_game(
     The game is a pure function of (board, agents' specs, seed, options): the engine draws the
     dice, deck and steals from ``seed``, and each agent is reset with ``seed`` and its seat.
     """
-    seed = operator.index(seed)  # numpy's integers too
-    game = Game(board, len(agents), seed, options)
+    game = Game(board, len(agents), seed, options)  # (both take numpy's integers too)
     play_out(game, agents, seed)
     return game_record(game, [agent.spec for agent in agents])
 
