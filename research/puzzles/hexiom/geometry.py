@@ -49,22 +49,16 @@ class Symmetry:
 class HexGrid:
     """The cells of a hexagon of the given side length, and how they touch.
 
-    `coords[c]` is cell ``c``'s axial ``(q, r)``; `rows` lists the cell indices of each printed
-    row (``2 * side - 1`` rows); `neighbours[c]` the adjacent cells, ascending (3..6 of them
+    `coords[c]` is cell ``c``'s axial ``(q, r)``, cells numbered row by row as printed (see
+    :func:`row_lengths`); `neighbours[c]` the adjacent cells, ascending (3..6 of them
     once side >= 2); `symmetries` the 12 dihedral symmetries as distinct permutations,
     identity first (for side 1 only the identity is left: all of them fix the single cell).
     """
 
     side: int
     coords: tuple[tuple[int, int], ...]
-    rows: tuple[tuple[int, ...], ...]
     neighbours: tuple[tuple[int, ...], ...]
     symmetries: tuple[Symmetry, ...]
-
-    @property
-    def n_cells(self) -> int:
-        """Number of cells: 3 * side * (side - 1) + 1."""
-        return len(self.coords)
 
 
 def row_lengths(side: int) -> list[int]:
@@ -80,12 +74,9 @@ def hex_grid(side: int) -> HexGrid:
         raise ValueError(f"a hexagon needs side >= 1, got {side}")
     radius = side - 1
     coords: list[tuple[int, int]] = []
-    rows: list[tuple[int, ...]] = []
     for r in range(-radius, radius + 1):
-        start = len(coords)
         for q in range(max(-radius, -radius - r), min(radius, radius - r) + 1):
             coords.append((q, r))
-        rows.append(tuple(range(start, len(coords))))
     index = {qr: i for i, qr in enumerate(coords)}
     neighbours = tuple(
         tuple(
@@ -111,4 +102,4 @@ def hex_grid(side: int) -> HexGrid:
             name = ("reflect, then " + turn) if reflect else turn
             if all(tuple(perm) != s.perm for s in symmetries):  # side 1: all are identity
                 symmetries.append(Symmetry("identity" if not symmetries else name, tuple(perm)))
-    return HexGrid(side, tuple(coords), tuple(rows), neighbours, tuple(symmetries))
+    return HexGrid(side, tuple(coords), neighbours, tuple(symmetries))

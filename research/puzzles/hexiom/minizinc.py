@@ -6,7 +6,6 @@ so both backends return the same representative per orbit when breaking symmetry
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,14 +44,12 @@ def model_data(
 @dataclass(frozen=True)
 class MiniZincRun:
     """What a MiniZinc run found: boards (1, or all), whether the search was complete, the
-    time limit's verdict, Gecode's statistics (None if there were none) and wall seconds
-    (flattening included)."""
+    time limit's verdict and Gecode's statistics (None if there were none)."""
 
     boards: tuple[Board, ...]
     complete: bool
     timed_out: bool
     stats: SolverStats | None
-    seconds: float
 
 
 def solve_minizinc(
@@ -68,7 +65,6 @@ def solve_minizinc(
     holds whatever was found. A level without solutions gives no boards and `complete`.
     """
     label = f"{level.name}{', symmetry broken' if break_symmetry else ''}"
-    t0 = time.perf_counter()
     try:
         result = solve(
             MODEL,
@@ -78,10 +74,9 @@ def solve_minizinc(
             label=label,
         )
     except Unsatisfiable:
-        return MiniZincRun((), True, False, None, time.perf_counter() - t0)
+        return MiniZincRun((), True, False, None)
     except UnknownResult:
-        return MiniZincRun((), False, True, None, time.perf_counter() - t0)
-    seconds = time.perf_counter() - t0
+        return MiniZincRun((), False, True, None)
     boards = tuple(tuple(None if v < 0 else int(v) for v in sol["x"]) for sol in result.solutions)
     complete = result.status is Status.ALL_SOLUTIONS
-    return MiniZincRun(boards, complete, result.time_limit_hit, result.stats, seconds)
+    return MiniZincRun(boards, complete, result.time_limit_hit, result.stats)

@@ -52,11 +52,6 @@ def check_closed_tour_size(n: object) -> int:
     return n
 
 
-def square(n: int, row: int, col: int) -> int:
-    """The number of the square at (row, col) on the n x n board."""
-    return row * n + col
-
-
 def coords(n: int, sq: int) -> tuple[int, int]:
     """(row, col) of square ``sq`` on the n x n board."""
     return divmod(sq, n)

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 
+from research.files import write_text
 from research.puzzles import PuzzleError
 from research.puzzles.knights.minizinc import SEARCHES, minizinc_tour
 from research.puzzles.knights.render import save_tour_png, tour_report
 from research.puzzles.knights.result import TourResult
 from research.puzzles.knights.warnsdorff import warnsdorff_tour
 
-MINIZINC_DEFAULT_TIME_LIMIT = 60.0  # seconds: Gecode needs ~2 s at n = 50, finds none at 100
+MINIZINC_DEFAULT_TIME_LIMIT = 60.0  # seconds: Gecode needs ~1-2 s at n = 50, ~45 s at 100
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -100,16 +100,6 @@ def find_tour(args: argparse.Namespace) -> TourResult:
     )
 
 
-def _write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file renamed into place (no half files)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 def run(args: argparse.Namespace) -> int:
     """``ludolab puzzle knights``: find, verify and print (or save) a closed tour."""
     out = Path(args.out) if args.out else None
@@ -130,6 +120,6 @@ def run(args: argparse.Namespace) -> int:
     if out is None:
         print(text, end="")
     else:
-        _write_text(out, text)
+        write_text(out, text)
         print(f"wrote {out} ({result.n} x {result.n} closed tour, {args.format})")
     return 0

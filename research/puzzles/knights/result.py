@@ -26,17 +26,6 @@ class SearchStats:
     restarts: int = 0
     detail: str = ""
 
-    def as_json(self) -> dict[str, object]:
-        """The statistics as a JSON-ready dict (fields that do not apply are left out)."""
-        out: dict[str, object] = {"method": self.method, "nodes": self.nodes, "time": self.time}
-        if self.backtracks is not None:
-            out["backtracks"] = self.backtracks
-            out["restarts"] = self.restarts
-        if self.failures is not None:
-            out["failures"] = self.failures
-        out["detail"] = self.detail
-        return out
-
 
 @dataclass(frozen=True)
 class TourResult:

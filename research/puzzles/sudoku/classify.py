@@ -26,6 +26,7 @@ from research.puzzles.sudoku.propagate import (
     initial_domains,
     is_solved,
     propagate,
+    propagate_grid,
 )
 
 
@@ -69,8 +70,4 @@ def classify(grid: Grid, n: int, max_level: str = "ds") -> Classification:
 
 def ladder(grid: Grid, n: int, levels: tuple[str, ...] = LEVELS) -> dict[str, list[int] | None]:
     """Each level's fixpoint from the puzzle's initial domains, independently (None: wiped out)."""
-    out: dict[str, list[int] | None] = {}
-    for level in levels:
-        doms = initial_domains(grid, n)
-        out[level] = doms if propagate(doms, n, level) else None
-    return out
+    return {level: propagate_grid(grid, n, level) for level in levels}

@@ -176,7 +176,7 @@ def _symmetrify(args: argparse.Namespace) -> int:
 
 
 def _study(args: argparse.Namespace) -> int:
-    from research.puzzles.sudoku.study import load_study, run_study
+    from research.puzzles.sudoku.study import load_study, run_study, summary_markdown
 
     config = load_study(args.config)
     if args.workers is not None and args.workers < 1:
@@ -187,7 +187,7 @@ def _study(args: argparse.Namespace) -> int:
         flush=True,
     )
     result = run_study(config, args.out, args.workers)
-    print((result.paths[2]).read_text())
+    print(summary_markdown(result.summary, config))
     print(
         f"{len(result.table)} puzzles in {result.seconds:.1f} s -> "
         + ", ".join(str(p) for p in result.paths)

@@ -70,11 +70,6 @@ class Geometry:
         """The bitmask of every value: bit ``v - 1`` stands for value ``v``."""
         return (1 << self.n) - 1
 
-    def box_of(self, cell: int) -> int:
-        """Index ``0..n-1`` of the box holding ``cell`` (row-major over boxes)."""
-        r, c = divmod(cell, self.n)
-        return (r // self.box_rows) * (self.n // self.box_cols) + c // self.box_cols
-
 
 @functools.cache
 def geometry(n: int) -> Geometry:

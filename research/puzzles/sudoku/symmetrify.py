@@ -133,10 +133,15 @@ def _matchings(items: list[int]) -> Iterator[tuple[list[tuple[int, int]], int | 
             yield m, fixed
 
 
+def _groups(n: int, h: int) -> list[list[int]]:
+    """The ``n`` lines in their groups of ``h`` (bands of rows or stacks of columns), in order."""
+    return [list(range(g * h, (g + 1) * h)) for g in range(n // h)]
+
+
 def all_pairings(n: int, h: int) -> Iterator[Pairing]:
     """Every pairing obtainable from box-preserving layouts, for lines of ``n`` in groups of
     ``h`` (rows in bands: ``h`` = box rows; columns in stacks: ``h`` = box columns)."""
-    groups = [list(range(g * h, (g + 1) * h)) for g in range(n // h)]
+    groups = _groups(n, h)
     for band_pairs, middle in _matchings(list(range(len(groups)))):
         middle_options = list(_matchings(groups[middle])) if middle is not None else [([], None)]
         bijections = [list(itertools.permutations(groups[b])) for _, b in band_pairs]
@@ -156,7 +161,7 @@ def all_pairings(n: int, h: int) -> Iterator[Pairing]:
 def _best_pairing(cost: np.ndarray, n: int, h: int) -> tuple[int, Pairing]:
     """The pairing minimising ``sum cost[r, p[r]]`` over lines (``cost[r, r]`` for a fixed
     line): band pairings and middle-band pairings enumerated, bijections by assignment."""
-    groups = [list(range(g * h, (g + 1) * h)) for g in range(n // h)]
+    groups = _groups(n, h)
     best: tuple[int, Pairing] | None = None
     sym = cost + cost.T
     for band_pairs, middle in _matchings(list(range(len(groups)))):
@@ -240,7 +245,7 @@ def _random_pairing(n: int, h: int, rng: random.Random) -> Pairing:
 
 def random_layout(n: int, h: int, rng: random.Random) -> tuple[int, ...]:
     """A random box-preserving order of lines (new index -> old line)."""
-    groups = [list(range(g * h, (g + 1) * h)) for g in range(n // h)]
+    groups = _groups(n, h)
     rng.shuffle(groups)
     for g in groups:
         rng.shuffle(g)
@@ -251,7 +256,7 @@ def layout_for(pairing: Pairing, n: int, h: int) -> tuple[int, ...]:
     """A box-preserving layout (new index -> old line) under which the rotation pairs lines as
     ``pairing`` does: paired bands go to mirror band positions (outer first), partner lines to
     mirror positions, the middle band's fixed line to the centre."""
-    groups = [list(range(g * h, (g + 1) * h)) for g in range(n // h)]
+    groups = _groups(n, h)
     band_of = [r // h for r in range(n)]
     count = len(groups)
     layout = [-1] * n
