@@ -416,10 +416,11 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _plot(args: argparse.Namespace) -> int:
-    from research.experiment.analysis import analyse, load_run
+    from research.experiment.analysis import condition_table, load_run
     from research.experiment.figures import plot_run
 
-    figures = plot_run(analyse(load_run(args.run_dir)))
+    data = load_run(args.run_dir)
+    figures = plot_run(data, condition_table(data))
     for fig in figures:
         print(f"{fig.stem}.pdf / .png: {fig.caption}")
     return 0

@@ -411,8 +411,7 @@ def test_gallery_run_end_to_end(tmp_path):
     cfg = tmp_path / "g.toml"
     cfg.write_text(GALLERY)
     result = run_experiment(cfg, out=tmp_path, quiet=True)
-    analysis = analyse(load_run(result.path))
-    assert len(analysis.data.games) == 2 * 3 * 4
+    assert len(load_run(result.path).games) == 2 * 3 * 4
     assert (result.path / "deals.jsonl").is_file()
     figures = {p.stem for p in (result.path / "figures").glob("*.png")}
     assert "score-spread-vs-tightness-greedy" in figures and "example-boards" not in figures

@@ -32,7 +32,6 @@ from research.files import write_parquet, write_text
 from research.metrics import condition_metrics, per_game_metrics, with_board_features
 from research.stats import omnibus, pairwise, regress, to_csv, to_latex, to_markdown
 from research.stats.compare import PAIRWISE_COLUMNS
-from research.stats.multiple import adjust_pvalues
 
 # Board features a metric is regressed on (Catan): richness of the best spot, how unevenly
 # pips fall on resources, clumping, hot numbers next to each other, and the seats' start gap.
@@ -52,6 +51,7 @@ class RunData:
     Attributes:
         path: the run folder.
         config: ``config.resolved.json``.
+        state: ``run.json`` (the run's state, with the setups' sampler reports).
         games: ``games.parquet`` as a DataFrame (one row per game).
         setups: the setups per condition.
         per_game: :func:`research.metrics.per_game_metrics` of the games plus the plan's
@@ -60,6 +60,7 @@ class RunData:
 
     path: Path
     config: dict[str, Any]
+    state: dict[str, Any]
     games: pd.DataFrame
     setups: dict[str, list[Setup]]
     per_game: pd.DataFrame = field(repr=False)
@@ -105,7 +106,7 @@ def load_run(path: str | Path) -> RunData:
         per_game = with_board_features(per_game, boards)
     order = [c["name"] for c in config["conditions"]]
     per_game["condition"] = pd.Categorical(per_game["condition"], categories=order, ordered=True)
-    return RunData(run.path, config, games, setups, per_game)
+    return RunData(run.path, config, state, games, setups, per_game)
 
 
 def metric_column(name: str) -> str:
@@ -220,11 +221,10 @@ def compare(data: RunData) -> tuple[pd.DataFrame, pd.DataFrame]:
                 seed=[seed, li, mi],
                 alpha=cmp["alpha"],
                 order=data.conditions,
+                baseline=data.baseline,
             )
             if data.baseline is not None:
                 table = _orient(table, data.baseline)
-                table["p_adj"] = adjust_pvalues(table["p"].to_numpy(), cmp["correction"])
-                table["significant"] = (table["p_adj"] < cmp["alpha"]).astype(bool)
             pairs.append(table.assign(lineup=lineup))
     columns = ["lineup", *PAIRWISE_COLUMNS]
     omni_df = (

@@ -172,11 +172,6 @@ class Condition:
     objective: str | None = None
     time_limit: float | None = None
 
-    @property
-    def set_source(self) -> str | Path:
-        """What to pass to ``load_constraint_set`` / ``load_deal_set``."""
-        return self.path if self.path is not None else self.constraints
-
 
 @dataclass(frozen=True)
 class AgentLineup:

@@ -7,7 +7,6 @@ report.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass
@@ -17,10 +16,10 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only; a run may be on a machine without a display
 
-import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 
-from research.experiment.analysis import Analysis  # noqa: E402
+from research.experiment.analysis import RunData  # noqa: E402
 from research.plots.figures import (  # noqa: E402
     example_boards,
     length_distributions,
@@ -58,12 +57,12 @@ def slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-") or "lineup"
 
 
-def _tightness(analysis: Analysis) -> pd.DataFrame:
+def _tightness(data: RunData) -> pd.DataFrame:
     """Per-game table with the condition's tightness: ``-log10 P(a fair shuffle satisfies its
     set)`` from the sampler's report, where the sampler measured it."""
-    setups = json.loads((analysis.data.path / "run.json").read_text()).get("setups", [])
+    setups = data.state.get("setups", [])
     accept = {s["condition"]: s.get("acceptance") for s in setups}
-    df = analysis.data.per_game.copy()
+    df = data.per_game.copy()
     df[TIGHTNESS_COLUMN] = (
         df["condition"]
         .astype(str)
@@ -72,19 +71,18 @@ def _tightness(analysis: Analysis) -> pd.DataFrame:
     return df
 
 
-def plot_run(analysis: Analysis) -> list[RunFigure]:
-    """Draw and save the run's figures under ``<run>/figures``; return them."""
-    data = analysis.data
+def plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
+    """Draw and save the run's figures under ``<run>/figures``; return them. ``conditions`` is
+    the run's :func:`~research.experiment.analysis.condition_table` (no statistics needed)."""
     out = data.path / "figures"
     order = data.conditions
     figures: list[RunFigure] = []
 
-    def save(fig: plt.Figure, name: str, caption: str) -> None:
+    def save(fig: Figure, name: str, caption: str) -> None:
         save_figure(fig, out / name)
-        plt.close(fig)
         figures.append(RunFigure(out / name, caption))
 
-    tight = _tightness(analysis) if data.game == "gallery" else None
+    tight = _tightness(data) if data.game == "gallery" else None
     tags: set[str] = set()
     for lineup in data.lineups:
         tag = slug(lineup)
@@ -92,7 +90,7 @@ def plot_run(analysis: Analysis) -> list[RunFigure]:
             tag += "_"
         tags.add(tag)
         games = data.per_game[data.per_game["lineup"] == lineup]
-        conds = analysis.conditions[analysis.conditions["lineup"] == lineup]
+        conds = conditions[conditions["lineup"] == lineup]
         who = f"lineup {lineup!r} ({len(games)} games)"
         save(
             length_distributions(games, column="turns", order=order),

@@ -155,7 +155,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
     """The report's blocks (see the module docstring)."""
     data = analysis.data
     cfg = data.config
-    state = json.loads((data.path / "run.json").read_text())
+    state = data.state
     prov_path = data.path / "provenance.json"
     prov = json.loads(prov_path.read_text()) if prov_path.exists() else {}
     cmp = cfg["comparisons"]
@@ -396,5 +396,5 @@ def analyse_run(path: str | Path, *, tables: bool = True, figures: bool = True) 
     analysis = analyse(load_run(path))
     if tables:
         write_tables(analysis)
-    figs = plot_run(analysis) if figures else []
+    figs = plot_run(analysis.data, analysis.conditions) if figures else []
     return write_report(analysis, figs)

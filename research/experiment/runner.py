@@ -270,7 +270,7 @@ def _play(
     ranges = chunk_ranges(len(specs), config.chunk_size)
     done = run.finished_chunks(phash, ranges)
     todo = [c for c in range(len(ranges)) if c not in done]
-    wrapped = {name: _cycle(config, name, s) for name, s in setups.items()}
+    wrapped = {name: _cycle(config, s) for name, s in setups.items()}
     tasks = (
         make_task(c, config.game, config.options, specs[ranges[c].start : ranges[c].stop], wrapped)
         for c in todo
@@ -311,7 +311,7 @@ def _play(
     return played
 
 
-def _cycle(config: ExperimentConfig, name: str, setups: list[Setup]) -> list[Setup]:
+def _cycle(config: ExperimentConfig, setups: list[Setup]) -> list[Setup]:
     """The plan indexes ``config.setups`` setups; a sampler that gave fewer (enumerate,
     optimise) has its setups reused in turn."""
     return [setups[s % len(setups)] for s in range(config.setups)]

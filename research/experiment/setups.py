@@ -23,6 +23,7 @@ from research.catan.constraint_set import ConstraintSet
 from research.catan.generate import generate_boards
 from research.experiment.config import ExperimentConfig, setup_seed
 from research.experiment.store import RunError
+from research.files import write_text
 from research.gallery.deals import DealSet, generate_deals
 
 Setup = Board | Deal
@@ -143,20 +144,16 @@ def generate_setups(
     return out
 
 
-def write_setups(setups: Mapping[str, ConditionSetups], path: Path) -> int:
-    """Write every setup (with ``condition`` and ``setup`` fields) atomically; return the count."""
-    tmp = path.with_name(f".{path.name}.partial")
-    count = 0
-    try:
-        with tmp.open("w") as fh:
-            for name, cs in setups.items():
-                for s, setup in enumerate(cs.setups):
-                    fh.write(json.dumps({**setup.to_dict(), "condition": name, "setup": s}) + "\n")
-                    count += 1
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return count
+def write_setups(setups: Mapping[str, ConditionSetups], path: Path) -> None:
+    """Write every setup (with ``condition`` and ``setup`` fields) atomically, one per line."""
+    write_text(
+        path,
+        "".join(
+            json.dumps({**setup.to_dict(), "condition": name, "setup": s}) + "\n"
+            for name, cs in setups.items()
+            for s, setup in enumerate(cs.setups)
+        ),
+    )
 
 
 def read_setups(path: Path, game: str) -> dict[str, list[Setup]]:

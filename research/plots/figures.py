@@ -43,7 +43,7 @@ from scipy import stats as st
 from envs.catan.board import Board
 from research.metrics.registry import METRICS
 from research.plots import board as board_plot
-from research.stats.compare import condition_order
+from research.stats.compare import check_columns, condition_order, numeric_column
 
 ONE_COLUMN: float = 3.5
 """Width in inches of a figure spanning one column of a two-column paper."""
@@ -176,18 +176,12 @@ def save_figure(
 # ----------------------------------------------------------------------------- helpers
 
 
-def _check_columns(df: pd.DataFrame, *cols: str | None) -> None:
-    missing = [c for c in cols if c is not None and c not in df.columns]
-    if missing:
-        raise KeyError(f"column(s) {missing} not in the table (have {list(df.columns)})")
-
-
 def _conditions(
     df: pd.DataFrame, by: str, order: Sequence[Hashable] | None
 ) -> tuple[pd.DataFrame, list[str]]:
     """A copy of ``df`` restricted to the ordered conditions, with ``by`` as strings (seaborn
     treats them as categories), and the ordered condition labels."""
-    _check_columns(df, by)
+    check_columns(df, by)
     conds = condition_order(df, by, order)
     if not conds:
         raise ValueError(f"no conditions in column {by!r}")
@@ -206,15 +200,6 @@ def _finish(fig: Figure) -> Figure:
     """Lay out and draw once inside the style, so lazily created artists (ticks) get it too."""
     fig.draw_without_rendering()
     return fig
-
-
-def _numeric(df: pd.DataFrame, column: str) -> pd.Series:
-    col = df[column]
-    if pd.api.types.is_bool_dtype(col):
-        return col.astype(float)
-    if not pd.api.types.is_numeric_dtype(col):
-        raise TypeError(f"column {column!r} is not numeric (dtype {col.dtype})")
-    return col.astype(float)
 
 
 def _is_sequence_column(col: pd.Series) -> bool:
@@ -378,7 +363,7 @@ def score_distributions(
     within each condition, the seats coloured and in a legend titled "seat" (``palette`` and
     ``kind`` do not apply). Returns a one-axes figure.
     """
-    _check_columns(table, column)
+    check_columns(table, column)
     if not _is_sequence_column(table[column]):
         return _distribution_figure(
             table, by, column, order, kind, palette, label, width, seed, "score"
@@ -446,11 +431,11 @@ def _distribution_figure(
     seed: int,
     what: str,
 ) -> Figure:
-    _check_columns(table, column)
+    check_columns(table, column)
     if kind not in ("violin", "box", "ecdf"):
         raise ValueError(f"kind must be 'violin', 'box' or 'ecdf', got {kind!r}")
     df, labels = _conditions(table, by, order)
-    df[column] = _numeric(df, column)
+    df[column] = numeric_column(df, column)
     colours = _palette(labels, palette)
     with paper_style():
         height = 1.1 + 0.3 * len(labels) if kind != "ecdf" else 2.4
@@ -495,7 +480,7 @@ def win_rates_by_seat(
     seats = sorted(int(m.group(1)) for c in condition_table.columns if (m := _WIN_RATE.match(c)))
     if not seats:
         raise KeyError("no win_rate_<s> columns: not a condition_metrics table")
-    _check_columns(condition_table, *(f"win_rate_{s}{x}" for s in seats for x in ("_low", "_high")))
+    check_columns(condition_table, *(f"win_rate_{s}{x}" for s in seats for x in ("_low", "_high")))
     df, labels = _conditions(condition_table, by, order)
     if df[by].duplicated().any():
         raise ValueError(f"more than one row per condition in column {by!r}")
@@ -587,7 +572,7 @@ def metric_vs_tightness(
     set per condition -- and points otherwise (a per-board feature). Rows with a missing x or
     y are dropped. Raises KeyError for a missing column, ValueError if no row is left.
     """
-    _check_columns(table, x, y)
+    check_columns(table, x, y)
     if hue is None:
         df = table.copy()
         hue = "_group"
@@ -595,8 +580,8 @@ def metric_vs_tightness(
         labels = ["all"]
     else:
         df, labels = _conditions(table, hue, order)
-    df[x] = _numeric(df, x)
-    df[y] = _numeric(df, y)
+    df[x] = numeric_column(df, x)
+    df[y] = numeric_column(df, y)
     df = df[np.isfinite(df[x]) & np.isfinite(df[y])]
     if df.empty:
         raise ValueError(f"no rows with both {x!r} and {y!r}")

@@ -66,16 +66,18 @@ PAIRWISE_COLUMNS: tuple[str, ...] = (
 # ----------------------------------------------------------------------------- helpers
 
 
-def _check_columns(df: pd.DataFrame, *cols: str | None) -> None:
+def check_columns(df: pd.DataFrame, *cols: str | None) -> None:
+    """KeyError naming the columns (None entries ignored) that ``df`` lacks."""
     missing = [c for c in cols if c is not None and c not in df.columns]
     if missing:
-        raise KeyError(f"column(s) {missing} not in DataFrame (have {list(df.columns)})")
+        raise KeyError(f"column(s) {missing} not in the table (have {list(df.columns)})")
 
 
-def _numeric(df: pd.DataFrame, metric: str) -> pd.Series:
-    col = df[metric]
+def numeric_column(df: pd.DataFrame, column: str) -> pd.Series:
+    """``df[column]`` as floats (booleans as 0/1); TypeError if it is not numeric."""
+    col = df[column]
     if not (pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col)):
-        raise TypeError(f"metric column {metric!r} is not numeric (dtype {col.dtype})")
+        raise TypeError(f"column {column!r} is not numeric (dtype {col.dtype})")
     return col.astype(float)
 
 
@@ -83,7 +85,7 @@ def condition_order(
     df: pd.DataFrame, by: str = "condition", order: Sequence[Hashable] | None = None
 ) -> list[Hashable]:
     """The conditions to compare, in reporting order (see the module docstring)."""
-    _check_columns(df, by)
+    check_columns(df, by)
     present = list(pd.unique(df[by].dropna()))
     if order is not None:
         unknown = [c for c in order if c not in present]
@@ -132,8 +134,8 @@ def match_pairs(
     missing) are dropped and counted. A key that occurs twice within one condition is ambiguous and
     raises ``ValueError``.
     """
-    _check_columns(df, metric, by, paired_on)
-    values = _numeric(df, metric)
+    check_columns(df, metric, by, paired_on)
+    values = numeric_column(df, metric)
     sides = []
     for cond in (condition1, condition2):
         rows = df[by] == cond
@@ -225,9 +227,9 @@ def omnibus(
     Degenerate inputs do not raise: fewer than two conditions, an empty condition or all values
     identical give NaN ``statistic``/``pvalue`` and a ``note`` saying why.
     """
-    _check_columns(df, metric, by, paired_on)
+    check_columns(df, metric, by, paired_on)
     conds = condition_order(df, by, order)
-    values = _numeric(df, metric)
+    values = numeric_column(df, metric)
     if paired_on is not None:
         return _friedman(df, metric, values, by, paired_on, conds)
     groups = [values[df[by] == c].dropna().to_numpy() for c in conds]
@@ -318,8 +320,9 @@ def pairwise(
     level: float = 0.95,
     ci_method: Literal["percentile", "bca", "basic"] = "percentile",
     order: Sequence[Hashable] | None = None,
+    baseline: Hashable | None = None,
 ) -> pd.DataFrame:
-    """Compare ``metric`` between every pair of conditions.
+    """Compare ``metric`` between every pair of conditions (or every pair with ``baseline``).
 
     One row per unordered pair ``(condition1, condition2)`` (in condition order), with columns
     :data:`PAIRWISE_COLUMNS`:
@@ -342,17 +345,24 @@ def pairwise(
     * ``significant`` -- ``p_adj < alpha``; ``note`` explains NaN results.
 
     ``seed`` (int or ``numpy.random.Generator``) seeds one child generator per pair, so results
-    are reproducible. Settings are recorded in ``result.attrs``.
+    are reproducible. With ``baseline``, only the pairs that include it are compared and
+    adjusted (among themselves); each keeps the generator it has among all pairs, so its
+    bootstrap is the same either way. Settings are recorded in ``result.attrs``.
     """
-    _check_columns(df, metric, by, paired_on)
+    check_columns(df, metric, by, paired_on)
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     conds = condition_order(df, by, order)
-    values = _numeric(df, metric)
+    values = numeric_column(df, metric)
     pairs = list(itertools.combinations(conds, 2))
     rngs = np.random.default_rng(seed).spawn(len(pairs)) if pairs else []
+    wanted = [
+        (pair, rng)
+        for pair, rng in zip(pairs, rngs, strict=True)
+        if baseline is None or baseline in pair
+    ]
     rows = []
-    for (c1, c2), rng in zip(pairs, rngs, strict=True):
+    for (c1, c2), rng in wanted:
         if paired_on is None:
             x = values[df[by] == c1].dropna().to_numpy()
             y = values[df[by] == c2].dropna().to_numpy()
@@ -391,6 +401,7 @@ def pairwise(
             "level": level,
             "ci_method": ci_method,
             "n_boot": n_boot,
+            "baseline": baseline,
         }
     )
     return out
