@@ -307,7 +307,7 @@ def test_symmetry_breaking_leaves_one_board_per_orbit_minizinc(number):
     assert set(broken.boards) == orbits(everything.boards, allowed_symmetries(level))
 
 
-def test_canonical_is_the_smallest_image():
+def test_canonical_is_the_same_for_every_image_of_a_board():
     level = load_level(3)
     syms = allowed_symmetries(level)
     board = solve_level(level).solution

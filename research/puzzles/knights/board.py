@@ -52,6 +52,14 @@ def check_closed_tour_size(n: object) -> int:
     return n
 
 
+def check_square(n: int, value: object, name: str = "start") -> int:
+    """Return ``value`` if it is a square of the n x n board (0..n*n-1), else `PuzzleError`
+    naming it as the ``name`` square."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n * n:
+        raise PuzzleError(f"{name} square {value!r} is off the board: expected 0..{n * n - 1}")
+    return value
+
+
 def coords(n: int, sq: int) -> tuple[int, int]:
     """(row, col) of square ``sq`` on the n x n board."""
     return divmod(sq, n)

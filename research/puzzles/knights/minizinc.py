@@ -14,6 +14,7 @@ from pathlib import Path
 from research.puzzles import PuzzleError
 from research.puzzles.knights.board import (
     check_closed_tour_size,
+    check_square,
     successors_to_tour,
     tour_problems,
 )
@@ -48,9 +49,7 @@ def minizinc_tour(
     subclasses for toolchain and model problems. The tour is verified before it is returned.
     """
     check_closed_tour_size(n)
-    size = n * n
-    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < size:
-        raise PuzzleError(f"start square {start!r} is off the board: expected 0..{size - 1}")
+    check_square(n, start)
     if search not in SEARCHES:
         raise PuzzleError(f"unknown MiniZinc search {search!r}: expected one of {list(SEARCHES)}")
     data = {"n": n, "search": SEARCHES[search], "fix_first": int(fix_first_move)}

@@ -35,6 +35,7 @@ import time
 from research.puzzles import PuzzleError
 from research.puzzles.knights.board import (
     check_closed_tour_size,
+    check_square,
     knight_neighbours,
     rotate_to,
     tour_problems,
@@ -117,10 +118,8 @@ def warnsdorff_tour(
     The tour is checked by the independent verifier before it is returned.
     """
     check_closed_tour_size(n)
-    size = n * n
-    for name, value in (("start", start), ("search_start", search_start)):
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < size:
-            raise PuzzleError(f"{name} square {value!r} is off the board: expected 0..{size - 1}")
+    check_square(n, start)
+    check_square(n, search_start, "search_start")
     if max_nodes is None:
         max_nodes = default_max_nodes(n)
     if max_nodes < 1:

@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from research.puzzles.sudoku.study import NODE_LIMITS
+    from research.puzzles.sudoku.generate import NODE_LIMITS
 
     if args.count < 1:
         raise PuzzleError(f"--count {args.count}: must be at least 1")

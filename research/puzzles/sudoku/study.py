@@ -51,14 +51,9 @@ import pandas as pd
 
 from research.puzzles import PuzzleError
 from research.puzzles.sudoku.classify import classify
-from research.puzzles.sudoku.generate import generate_puzzle
+from research.puzzles.sudoku.generate import NODE_LIMITS, generate_puzzle
 from research.puzzles.sudoku.grid import BOXES, format_grid
 from research.puzzles.sudoku.propagate import LEVELS, TAGS
-
-NODE_LIMITS: dict[int, int] = {6: 20_000, 9: 20_000, 16: 500, 25: 100, 36: 20}
-"""Default search nodes per uniqueness check during generation, by size: large enough that
-6x6 and 9x9 puzzles reach minimality; small for 25x25/36x36, whose nodes are costly (a capped
-check keeps its clue, so uniqueness is never at risk)."""
 
 _TOP_KEYS = (
     "name",
