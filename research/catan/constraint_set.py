@@ -99,10 +99,21 @@ class ConstraintSet:
         return not self.raw
 
     def check(self, terrain: np.ndarray, numbers: np.ndarray, harbors: np.ndarray) -> np.ndarray:
-        """All Python faces on a batch: (B, n_hexes), (B, n_hexes), (B, n_slots) -> (B,) bool."""
-        ok = np.ones(terrain.shape[0], dtype=bool)
+        """All Python faces on a batch: (B, n_hexes), (B, n_hexes), (B, n_slots) -> (B,) bool.
+
+        Each constraint sees only the boards that passed the ones before it, so a tight first
+        constraint makes the rest cheap (the samplers check millions of boards).
+        """
+        alive = np.arange(terrain.shape[0])
         for c in self.constraints:
-            ok &= c.check(terrain, numbers, harbors)
+            if not alive.size:
+                break
+            if alive.size == terrain.shape[0]:
+                alive = alive[c.check(terrain, numbers, harbors)]
+            else:
+                alive = alive[c.check(terrain[alive], numbers[alive], harbors[alive])]
+        ok = np.zeros(terrain.shape[0], dtype=bool)
+        ok[alive] = True
         return ok
 
     def violated(self, terrain: np.ndarray, numbers: np.ndarray, harbors: np.ndarray) -> list[str]:
