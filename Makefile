@@ -52,8 +52,9 @@ compiler:
 	  fi; \
 	fi
 
-# setup.py compiles the Catan engine and agents with mypyc: an edit there compiles them again.
-$(STAMP): pyproject.toml setup.py $(wildcard envs/catan/*.py envs/catan/agents/*.py)
+# setup.py compiles the Catan engine, its agents and the samplers' kernel with mypyc: an edit
+# there compiles them again.
+$(STAMP): pyproject.toml setup.py $(wildcard envs/catan/*.py envs/catan/agents/*.py) research/catan/kernel.py
 	@[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
@@ -75,5 +76,5 @@ bench-pipeline: setup
 	$(BIN)/python benchmarks/pipeline.py
 
 clean:
-	rm -rf $(VENV) .venv-bench build .mypy_cache *.egg-info envs/_compiled.json
+	rm -rf $(VENV) .venv-bench build .mypy_cache *.egg-info envs/_compiled.json research/_compiled.json
 	find . -name '*.so' -not -path './.venv*' -delete

@@ -117,8 +117,8 @@ def activate(root: Path = PACKAGE_ROOT, environ: Mapping[str, str] = os.environ)
             return CompiledState(tuple(sorted(extensions)), str(record.get("compiler", "?")))
         note = f"{', '.join(stale)} changed since it was compiled"
         warnings.warn(  # (once per process: worker processes each say it too)
-            f"ludolab: {note}, so the Python source of the compiled modules runs (same games, "
-            "about half the speed). Compile again with `make setup` (or `pip install -e .`).",
+            f"ludolab: {note}, so the Python source of the compiled modules runs (same results, "
+            "slower). Compile again with `make setup` (or `pip install -e .`).",
             RuntimeWarning,
             stacklevel=2,
         )

@@ -18,6 +18,7 @@ from envs.catan.board import BoardError, iter_boards, read_board, write_boards
 from envs.catan.topology import LayoutError
 from research.catan.constraint_set import ConstraintSetError, load_constraint_set, shipped_sets
 from research.catan.constraints import OBJECTIVES, REGISTRY, ConstraintError
+from research.catan.counting import COUNT_METHODS, CountSettings
 from research.catan.samplers import SAMPLERS, SamplingError
 from research.experiment.config import ConfigError
 from research.experiment.store import RunError
@@ -258,6 +259,38 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--title", default=None)
     show.set_defaults(run=_show)
 
+    cnt = sub.add_parser(
+        "count",
+        help="how many boards satisfy a constraint set, and its share of fair shuffles",
+        description="Exact where it can be (a depth-first count over the parts the set "
+        "constrains), else an estimate with its 95%% interval: the share of fair shuffles that "
+        "satisfy the set when rejection finds enough of them, else importance sampling over "
+        "random descents of the search tree. Prints the tightness, -log10(share).",
+    )
+    cnt.add_argument("--constraints", "-c", required=True, metavar="NAME|FILE")
+    cnt.add_argument("--param", action="append", default=[], metavar="CONSTRAINT.PARAM=VALUE")
+    cnt.add_argument("--method", choices=COUNT_METHODS, default="auto")
+    cnt.add_argument("--seed", type=int, default=0, help="seed of the estimates (default 0)")
+    cnt.add_argument(
+        "--draws",
+        type=int,
+        default=CountSettings.draws,
+        help="fair shuffles for the rejection estimate (default %(default)s)",
+    )
+    cnt.add_argument(
+        "--list-nodes",
+        type=int,
+        default=CountSettings.list_nodes,
+        help="search nodes allowed for an exact count in auto mode (default %(default)s)",
+    )
+    cnt.add_argument(
+        "--max-descents",
+        type=int,
+        default=CountSettings.max_descents,
+        help="random descents allowed for the importance-sampling estimate (default %(default)s)",
+    )
+    cnt.set_defaults(run=_count)
+
     cons = sub.add_parser("constraints", help="the constraint library and shipped sets")
     cons_sub = cons.add_subparsers(metavar="ACTION")
     lst = cons_sub.add_parser("list", help="list constraints, their parameters, and sets")
@@ -272,9 +305,18 @@ def _parser() -> argparse.ArgumentParser:
         help="chi-square test of a sampler against uniform on an enumerable constraint set",
     )
     uni.add_argument("--constraints", "-c", default="seed-2019-tiles", metavar="NAME|FILE")
-    uni.add_argument("--sampler", choices=("uniform", "solver"), default="uniform")
+    uni.add_argument(
+        "--sampler", choices=("uniform", "rejection", "chain", "solver"), default="uniform"
+    )
     uni.add_argument("--draws", type=int, default=20_000)
     uni.add_argument("--seed", type=int, default=0)
+    uni.add_argument(
+        "--bins",
+        type=int,
+        default=None,
+        help="test K groups of consecutive listed boards instead of each board (for spaces "
+        "with fewer than 5 draws per board)",
+    )
     uni.set_defaults(run=_check_uniformity)
 
     run = sub.add_parser(
@@ -470,6 +512,25 @@ def _generate_catan(args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from research.catan.counting import count_boards
+
+    for name in ("draws", "list_nodes", "max_descents"):
+        if getattr(args, name) < 1:
+            raise SimulationError(f"--{name.replace('_', '-')} must be at least 1")
+    if args.seed < 0:
+        raise SimulationError(f"--seed must be a non-negative integer, got {args.seed}")
+    cset = load_constraint_set(args.constraints, _parse_params(args.param))
+    settings = CountSettings(
+        draws=args.draws, list_nodes=args.list_nodes, max_descents=args.max_descents
+    )
+    result = count_boards(cset, np.random.default_rng(args.seed), settings, method=args.method)
+    print(result.summary())
+    return 0
+
+
 def _simulate_catan(args: argparse.Namespace) -> int:
     import time
 
@@ -653,8 +714,12 @@ def _report_lines(report, count: int) -> str:
             f"  acceptance {report.acceptance:.2e} ({report.accepted:,} of "
             f"{report.draws:,} fair shuffles)"
         )
-    if report.sampler in ("uniform", "solver"):
-        lines.append(f"  distribution: {'uniform' if report.uniform else 'NOT uniform'}")
+    if report.method:
+        exact = {"rejection": ", exact", "enumeration": ", exact", "mcmc": ", Markov chains"}
+        lines.append(
+            f"  distribution: {'uniform' if report.uniform else 'NOT uniform'} "
+            f"({report.method}{exact.get(report.method, '')})"
+        )
     if report.exhausted is not None:
         lines.append(f"  enumeration {'complete' if report.exhausted else 'NOT complete'}")
     lines += [f"  note: {n}" for n in report.notes]
@@ -711,7 +776,7 @@ def _check_uniformity(args: argparse.Namespace) -> int:
     from research.catan.uniformity import check_uniformity
 
     result = check_uniformity(
-        load_constraint_set(args.constraints), args.sampler, args.draws, args.seed
+        load_constraint_set(args.constraints), args.sampler, args.draws, args.seed, bins=args.bins
     )
     print(result.summary())
     return 0

@@ -58,20 +58,24 @@ def test_show_draws_a_board(tmp_path):
          "has no parameter 'colour'"),
         (None, ["-c", "seed-2019-markers", "--sampler", "enumerate", "--param",
                 "seed-2019-marker-threshold.threshold=21"], "unsatisfiable"),
-        (None, ["-c", "balanced", "--max-draws", "100000", "-n", "5"],
-         "uniform rejection sampling is too slow"),
+        (None, ["-c", "balanced", "--sampler", "rejection", "--max-draws", "100000", "-n", "5"],
+         "rejection sampling is too slow"),
+        ("raw.toml", ["-c", "{dir}/raw.toml"], "raw MiniZinc constraints, which have no Python"),
     ],
 )
 def test_bad_generate_inputs_fail_cleanly(tmp_path, setup, args, message):
     (tmp_path / "bad.toml").write_text("[[constraint]\nname = ")
     (tmp_path / "unknown.toml").write_text('[[constraint]]\nname = "six-eight"\n')
+    (tmp_path / "raw.toml").write_text(
+        '[[constraint]]\nname = "minizinc"\ncode = "terrain[1] != terrain[19]"\n'
+    )
     out = tmp_path / "out.jsonl"
     args = [a.replace("{dir}", str(tmp_path)) for a in args]
     proc = run_cli("generate", "catan", *args, "--out", str(out))
     assert proc.returncode == 2
     assert message in proc.stderr
     assert proc.stderr.count("\n") == 1, proc.stderr  # one message, no traceback
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml", "unknown.toml"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml", "raw.toml", "unknown.toml"]
 
 
 def test_bad_board_file_names_file_and_field(tmp_path):

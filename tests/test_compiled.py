@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import envs
+import research
 from envs.catan import actions as A
 from envs.catan.agents import GreedyAgent, make_agent, parse_agent_spec
 from envs.catan.engine import Game, GameOptions, attributes
@@ -39,13 +40,13 @@ ROOT = Path(__file__).resolve().parent.parent
 RUNNING_SOURCE = os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0")
 
 
-def _compiled_in_setup() -> list[str]:
-    """The module names setup.py compiles (its COMPILED tuple)."""
+def _compiled_in_setup(package: str) -> list[str]:
+    """The module names setup.py compiles for ``package`` (its COMPILED table)."""
     for node in ast.parse((ROOT / "setup.py").read_text()).body:
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "COMPILED":
-            paths = ast.literal_eval(node.value)
+            paths = ast.literal_eval(node.value)[package]
             return sorted(p.removesuffix(".py").replace("/", ".") for p in paths)
-    raise AssertionError("setup.py has no COMPILED tuple")
+    raise AssertionError("setup.py has no COMPILED table")
 
 
 # Lineups x options: every agent, 2-4 seats, and the options that take other code paths.
@@ -82,15 +83,16 @@ def _plan() -> list[tuple[list[str], dict, int]]:
     return [(specs, opts, seed) for specs, opts in GAMES for seed in SEEDS]
 
 
-def test_the_hot_modules_run_compiled() -> None:
+@pytest.mark.parametrize("package", [envs, research])
+def test_the_hot_modules_run_compiled(package) -> None:
     """An install compiles the modules setup.py names, and they are what runs (unless the
     source was asked for): a failed or skipped compile does not pass unnoticed."""
     if RUNNING_SOURCE:
         pytest.skip(f"{PURE_PYTHON_ENV} is set: the source runs by request")
-    expected = _compiled_in_setup()
-    assert list(envs.COMPILED.compiled) == expected, (
-        f"{envs.COMPILED.describe()}; expected {expected} compiled. Reinstall with `make setup`, "
-        f"or set {PURE_PYTHON_ENV}=1 to test the Python source alone."
+    expected = _compiled_in_setup(package.__name__)
+    assert list(package.COMPILED.compiled) == expected, (
+        f"{package.COMPILED.describe()}; expected {expected} compiled. Reinstall with `make "
+        f"setup`, or set {PURE_PYTHON_ENV}=1 to test the Python source alone."
     )
     for name in expected:
         module_file = str(importlib.import_module(name).__file__)

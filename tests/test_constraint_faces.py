@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 from boards_util import (
+    N_HEXES,
+    N_SLOTS,
     SEED_NUMBERS,
     SEED_TERRAIN_NAMES,
     assert_valid,
@@ -34,6 +36,8 @@ from boards_util import (
 
 from research.catan.constraint_set import load_constraint_set, shipped_sets
 from research.catan.constraints import REGISTRY, Constraint, make_constraint
+from research.catan.rules import evaluate
+from research.catan.space import checker_for
 
 pytestmark = needs_minizinc
 
@@ -287,3 +291,33 @@ def test_python_face_is_dtype_independent(outcomes, case):
     (c,) = out.constraints
     small = [a.astype(np.int8) for a in (out.terrain, out.numbers, out.harbors)]
     assert (c.check(*small) == out.python).all()
+
+
+# ----------------------------------------------------------------------------------------------
+# The rules (research.catan.rules): the form the samplers check one board at a time.
+
+
+@pytest.mark.parametrize("key", [cid for cid, _, _ in CASES] + [f"set:{s}" for s in SOLVABLE_SETS])
+def test_rules_agree_with_the_python_face(outcomes, key):
+    """Each constraint's rules, evaluated with numpy and by the compiled kernel one board at a
+    time, judge the batch (satisfying boards, their mutants, fair shuffles) as its Python face
+    does."""
+    out = outcomes[key]
+    rules = [r for c in out.constraints for r in c.rules()]
+    assert (evaluate(rules, out.terrain, out.numbers, out.harbors) == out.python).all(), key
+    checker = checker_for(list(out.constraints), N_HEXES, N_SLOTS)
+    one_by_one = np.array([
+        checker.full(t.tolist(), n.tolist(), h.tolist())
+        for t, n, h in zip(out.terrain, out.numbers, out.harbors, strict=True)
+    ])
+    bad = np.flatnonzero(one_by_one != out.python)
+    assert not bad.size, (
+        f"{out.label}: the kernel and the Python face disagree on {bad.size} boards, e.g. "
+        f"{out.terrain[bad[0]].tolist()} / {out.numbers[bad[0]].tolist()} / "
+        f"{out.harbors[bad[0]].tolist()} (python: {bool(out.python[bad[0]])})"
+    )
+
+
+def test_every_constraint_has_rules():
+    for cid, name, params in CASES:
+        assert make_constraint(name, **params).rules(), cid

@@ -155,7 +155,7 @@ ERRORS = [
     (CATAN, set_in(["conditions", 2, "constraints"], "tournamnt"), "conditions[2].constraints",
      "shipped sets: balanced"),
     (CATAN, set_in(["conditions", 2, "sampler"], "solvr"), "conditions[2].sampler",
-     "'solvr' is not one of uniform, solver, enumerate, optimise"),
+     "'solvr' is not one of uniform, rejection, chain, solver, enumerate, optimise"),
     (GALLERY, set_in(["conditions", 1, "sampler"], "solver"), "conditions[1].sampler",
      "is not one of auto, exact, rejection"),
     (GALLERY, set_in(["conditions", 0, "constraints"], "fiar"), "conditions[0].constraints",

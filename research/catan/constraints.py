@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from envs.catan.board import DESERT, HARBOR_TYPES, NUMBERS, RESOURCES, TERRAINS
+from research.catan import rules as R
 from research.catan.geometry import (
     PIPS_TABLE,
     LayoutArrays,
@@ -110,6 +111,11 @@ class Constraint:
         raise NotImplementedError
 
     def minizinc(self) -> str:
+        raise NotImplementedError
+
+    def rules(self) -> list[R.Rule]:
+        """The constraint as rules over positions (see :mod:`research.catan.rules`), for the
+        samplers that check one board at a time."""
         raise NotImplementedError
 
     def describe(self) -> str:
@@ -245,6 +251,10 @@ class NoEqualResourcesAdjacent(Constraint):
             f"{_mzn_set(self.values['resources'])})"
         )
 
+    def rules(self):
+        listed = _members(self.values["resources"], 6)
+        return [R.PairRule("terrain", _pairs(self), R.table(6, lambda a, b: (a == b) & listed[a]))]
+
 
 @register
 class ResourcesNeverAdjacent(Constraint):
@@ -268,6 +278,10 @@ class ResourcesNeverAdjacent(Constraint):
             f"set_never_paired(terrain, {_mzn_pairs(_pairs(self))}, "
             f"{_mzn_set(self.values['resources'])})"
         )
+
+    def rules(self):
+        listed = _members(self.values["resources"], 6)
+        return [R.PairRule("terrain", _pairs(self), R.table(6, lambda a, b: listed[a] & listed[b]))]
 
 
 @register
@@ -294,6 +308,12 @@ class EqualResourcePairs(Constraint):
             f"{self.values['min']} <= c /\\ c <= {self.values['max']}"
         )
 
+    def rules(self):
+        equal = R.table(6, lambda a, b: a == b)
+        return [
+            R.PairCount("terrain", self.geo.adjacent, equal, self.values["min"], self.values["max"])
+        ]
+
 
 @register
 class NoResourceTriangles(Constraint):
@@ -309,6 +329,10 @@ class NoResourceTriangles(Constraint):
     def minizinc(self):
         rows = "|".join(",".join(str(h + 1) for h in tri) for tri in self.geo.triples)
         return f"no_equal_triples(terrain, [|{rows}|])"
+
+    def rules(self):
+        a, b, c = np.meshgrid(*[np.arange(6)] * 3, indexing="ij")
+        return [R.TripleRule("terrain", self.geo.triples, (a == b) & (b == c))]
 
 
 @register
@@ -328,6 +352,10 @@ class DesertPlacement(Constraint):
         return (
             f"forall(h in {_mzn_set([h + 1 for h in self._forbidden()])})(terrain[h] != {DESERT})"
         )
+
+    def rules(self):
+        allowed = np.arange(6) != DESERT
+        return [R.Unary("terrain", int(h), allowed) for h in self._forbidden()]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -354,6 +382,12 @@ class NumbersApart(Constraint):
             f"{_mzn_set(self.values['numbers'])})"
         )
 
+    def rules(self):
+        listed = _members(self.values["numbers"])
+        return [
+            R.PairRule("numbers", _pairs(self), R.table(13, lambda a, b: listed[a] & listed[b]))
+        ]
+
 
 @register
 class NoEqualNumbersAdjacent(Constraint):
@@ -368,6 +402,9 @@ class NoEqualNumbersAdjacent(Constraint):
 
     def minizinc(self):
         return _mzn_groups_differ("number", _pairs(self))
+
+    def rules(self):
+        return [R.PairRule("numbers", _pairs(self), R.table(13, lambda a, b: a == b))]
 
 
 @register
@@ -389,6 +426,15 @@ class RedNumbersOnDifferentResources(Constraint):
             f"{_mzn_set(self.values['numbers'])})"
         )
 
+    def rules(self):
+        red = _members(self.values["numbers"])
+
+        def forbidden(a, b):
+            (ta, na), (tb, nb) = R.tile_parts(a), R.tile_parts(b)
+            return (ta == tb) & (ta < len(RESOURCES)) & red[na] & red[nb]
+
+        return [R.PairRule("tile", self.geo.all_pairs, R.table(78, forbidden))]
+
 
 @register
 class DifferentNumbersWithinResource(Constraint):
@@ -403,6 +449,9 @@ class DifferentNumbersWithinResource(Constraint):
 
     def minizinc(self):
         return "distinct_numbers_per_terrain(terrain, number)"
+
+    def rules(self):
+        return [R.PairRule("tile", self.geo.all_pairs, R.table(78, lambda a, b: a == b))]
 
 
 @register
@@ -450,6 +499,11 @@ class IntersectionCap(Constraint):
             f"array1d(0..12, [{weights}]), {self.values['max']})"
         )
 
+    def rules(self):
+        n = self.geo.layout.n_hexes
+        groups = tuple(tuple(int(h) for h in row if h < n) for row in self._intersections())
+        return [R.GroupSum(groups, (0,) * len(groups), self._weights(), self.values["max"])]
+
 
 @register
 class ResourcePips(Constraint):
@@ -478,6 +532,10 @@ class ResourcePips(Constraint):
             f"terrain_pips_within(terrain, number, {_mzn_set(self.values['resources'])}, "
             f"{self.values['min']}, {self.values['max']})"
         )
+
+    def rules(self):
+        v = self.values
+        return [R.ResourceSum(tuple(v["resources"]), PIPS_TABLE, v["min"], v["max"])]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -509,6 +567,9 @@ class HarborResourceAccess(Constraint):
             f"harbor_resource_access(harbor, terrain, "
             f"{_mzn_hex_sets(self.geo.harbor_touch)}, {require})"
         )
+
+    def rules(self):
+        return [R.HarborTouch(self.values["mode"] == "require", self.geo.harbor_touch)]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -563,6 +624,15 @@ class Fixed(Constraint):
             if self.values[part] is not None
         )
 
+    def rules(self):
+        size = {"terrain": 6, "numbers": 13, "harbors": len(HARBOR_TYPES)}
+        return [
+            R.Unary(part, position, np.arange(size[part]) == value)
+            for part in PARTS
+            if self.values[part] is not None
+            for position, value in enumerate(self.values[part])
+        ]
+
 
 @register
 class SeedSymmetryBreaking(Constraint):
@@ -588,6 +658,10 @@ class SeedSymmetryBreaking(Constraint):
     def minizinc(self):
         return f"seed_increasing(terrain, [{', '.join(str(h + 1) for h in self._cells())}])"
 
+    def rules(self):
+        a, b, c = np.meshgrid(*[self.SEED_CODE] * 3, indexing="ij")
+        return [R.TripleRule("terrain", np.array([self._cells()]), ~((a < b) & (b < c)))]
+
 
 @register
 class SeedMarkerThreshold(Constraint):
@@ -608,6 +682,13 @@ class SeedMarkerThreshold(Constraint):
     def minizinc(self):
         rows = "|".join(",".join(str(h + 1) for h in tri) for tri in self.geo.seed_triangles())
         return f"seed_marker_threshold(number, [|{rows}|], {self.values['threshold']})"
+
+    def rules(self):
+        tri = self.geo.seed_triangles().tolist()
+        groups = tuple(tuple(h for h in t if h >= 0) for t in tri)
+        water = tuple(sum(h < 0 for h in t) for t in tri)  # a water cell counts 1
+        seed_value = np.where(np.arange(13) == 0, 7, np.arange(13))  # the desert counts 7
+        return [R.GroupSum(groups, water, seed_value, self.values["threshold"] - 1)]
 
 
 # ----------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from research.catan.samplers import (
     SAMPLERS,
     SampleReport,
     SamplingError,
+    UniformSettings,
     enumerate_boards,
     optimise_board,
     sample_solver,
@@ -42,19 +43,23 @@ def generate_boards(
     Args:
         cset: the constraint set.
         n: number of boards (``enumerate``: a cap, None = all; ``optimise``: must be 1 or None).
-        sampler: one of ``uniform``, ``solver``, ``enumerate``, ``optimise``.
+        sampler: one of ``uniform`` (exact where it can be, else Markov chains; never the
+            solver), ``rejection`` or ``chain`` (one uniform method forced), ``solver`` (NOT
+            uniform), ``enumerate``, ``optimise``.
         seed: the master seed; every random choice (shuffles, Gecode seeds) derives from it.
         objective: for ``optimise``.
         time_limit: seconds of solver search (``optimise`` defaults to 10 s).
-        max_draws: shuffles the uniform sampler may try before giving up.
+        max_draws: fair shuffles rejection may try.
     """
     if sampler not in SAMPLERS:
         raise SamplingError(f"unknown sampler {sampler!r}; choose one of {', '.join(SAMPLERS)}")
     if n is not None and n < 1:
         raise SamplingError(f"the number of boards must be at least 1, got {n}")
     rng = np.random.default_rng(np.random.SeedSequence(seed))
-    if sampler == "uniform":
-        boards, report = sample_uniform(cset, n or 1, rng, max_draws=max_draws)
+    if sampler in ("uniform", "rejection", "chain"):
+        method = "auto" if sampler == "uniform" else sampler
+        settings = UniformSettings(max_draws=max_draws)
+        boards, report = sample_uniform(cset, n or 1, rng, method=method, settings=settings)
     elif sampler == "solver":
         boards, report = sample_solver(cset, n or 1, rng, time_limit=time_limit)
     elif sampler == "enumerate":

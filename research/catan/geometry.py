@@ -31,6 +31,10 @@ class LayoutArrays:
         ring: (n_hexes,) distance of each hex from the centre hex (0, 1, 2).
         harbor_touch: per harbor slot, the hexes at its two intersections.
         seed_cells: {(row, col): hex} for the seed's 5x5 array (land cells only), or empty.
+        symmetries: (n_sym, n_hexes) the rotations and reflections of the hex grid about its
+            centre that map the land hexes onto themselves (12 on the standard board), as hex
+            permutations: row g sends the content of hex h to hex ``symmetries[g, h]``; row 0
+            is the identity.
     """
 
     layout: Layout
@@ -43,6 +47,7 @@ class LayoutArrays:
     ring: np.ndarray
     harbor_touch: tuple[tuple[int, ...], ...]
     seed_cells: dict[tuple[int, int], int]
+    symmetries: np.ndarray
 
     def seed_triangles(self) -> np.ndarray:
         """The 2019 seed's marker-threshold triangles: (n, 3) hex indices, -1 for a water cell.
@@ -100,7 +105,26 @@ def layout_arrays(name: str = "standard") -> LayoutArrays:
         ring=ring,
         harbor_touch=touch,
         seed_cells=seed_cells,
+        symmetries=_symmetries(layout.hex_axial),
     )
+
+
+def _symmetries(axial: tuple[tuple[int, int], ...]) -> np.ndarray:
+    """The hex permutations of the 6 rotations and 6 reflections that keep the land in place."""
+    index = {h: i for i, h in enumerate(axial)}
+    found: list[tuple[int, ...]] = []
+    for reflect in (False, True):
+        for turns in range(6):
+            image = []
+            for q, r in axial:
+                if reflect:
+                    q, r = r, q  # swaps cube coordinates x and z: a mirror through the centre
+                for _ in range(turns):
+                    q, r = -r, q + r  # 60 degrees about the centre
+                image.append(index.get((q, r)))
+            if None not in image and tuple(image) not in found:
+                found.append(tuple(image))  # type: ignore[arg-type]
+    return np.array(found, dtype=np.int64)
 
 
 def maximal_cliques(pairs: np.ndarray) -> tuple[tuple[int, ...], ...]:

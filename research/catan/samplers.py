@@ -1,11 +1,18 @@
 """Board samplers: where the boards of a constraint set come from, and from which distribution.
 
-* ``uniform``   exact uniform draws from the boards that satisfy the set: rejection from a fair
-                shuffle, checked by the Python faces, many thousands of shuffles per numpy call.
-                Staged: the terrain is tested before tokens are drawn for it, and so on. This is
-                still plain rejection (a rejected board is redrawn whole), so it stays uniform.
+* ``uniform``   uniform draws from the boards that satisfy the set, whatever its tightness; the
+                method is chosen per set and reported:
+                - *rejection* (exact): fair shuffles kept when every Python face accepts them,
+                  when a pilot shows that enough of them do;
+                - *enumeration* (exact): every board of the set listed depth-first (the
+                  kernel), when the list is small, and draws from it;
+                - *mcmc*: Markov chains whose stationary law is uniform, run until their
+                  convergence diagnostics pass (:mod:`research.catan.chain`), otherwise.
+                Never the solver: a set that none of these can handle is an error that says why.
+* ``rejection``, ``chain``: one of the methods above, forced.
 * ``solver``    randomised Gecode search (flatten once, then one fzn-gecode run per batch of
                 draws). Fast for tight sets, NOT uniform: the search order shapes the draws.
+                Only on request, e.g. for raw MiniZinc constraints (no Python face).
 * ``enumerate`` every board of the set (the parts it constrains), in the solver's order.
 * ``optimise``  the best board for an objective within a time limit.
 
@@ -22,14 +29,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS, Board, shuffled_board
+from research.catan.chain import ChainError, ChainSettings, run_chains
 from research.catan.constraint_set import ConstraintSet
 from research.catan.constraints import OBJECTIVES
 from research.catan.geometry import layout_arrays
 from research.catan.model import SEARCH_DEFAULT, SEARCH_RANDOM, board_model, model_parts
+from research.catan.space import Space, enumerate_space, random_boards
 from research.solve import Status, UnknownResult, compile_model, solve
 
 HANG_SECONDS = 60.0  # a solver run this long is taken to be stuck (see sample_solver)
-SAMPLERS = ("uniform", "solver", "enumerate", "optimise")
+SAMPLERS = ("uniform", "rejection", "chain", "solver", "enumerate", "optimise")
+UNIFORM_METHODS = ("rejection", "enumeration", "mcmc")
 
 
 class SamplingError(RuntimeError):
@@ -38,10 +48,16 @@ class SamplingError(RuntimeError):
 
 @dataclass
 class SampleReport:
-    """What a sampler did, for the summary and the provenance of the boards."""
+    """What a sampler did, for the summary and the provenance of the boards.
+
+    ``method`` is what drew the boards (``rejection``, ``enumeration``, ``mcmc``, ``solver``,
+    ``enumerate``, ``optimise``); ``uniform`` whether they are uniform draws from the boards that
+    satisfy the set (exactly, or by Markov chains whose diagnostics passed: ``chain``).
+    """
 
     sampler: str
     uniform: bool
+    method: str = ""
     seconds: float = 0.0
     draws: int = 0  # uniform: shuffles tried
     accepted: int = 0
@@ -49,6 +65,7 @@ class SampleReport:
     exhausted: bool | None = None  # enumerate: every solution was listed
     optimal: bool | None = None  # optimise: proven optimal
     objective: float | None = None
+    chain: dict | None = None  # mcmc: ChainDiagnostics.as_dict()
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -113,116 +130,245 @@ def fair_board(seed: int, layout: str = "standard") -> Board:
 # ----------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class UniformSettings:
+    """Budgets of the uniform sampler.
+
+    Attributes:
+        pilot_draws: fair shuffles a rejection pilot tries before another method is considered.
+        max_draws: fair shuffles rejection may try in all.
+        list_nodes: depth-first search nodes spent trying to list the whole set (exact draws
+            from the list when it completes).
+        list_limit: boards such a list may hold.
+        terrain_nodes / terrain_limit: the same for the list of terrain layouts the set's
+            terrain-only constraints allow (the chains' terrain redraws draw from it).
+        chain: the Markov chains' settings.
+    """
+
+    pilot_draws: int = 1_000_000
+    max_draws: int = 50_000_000
+    list_nodes: int = 300_000
+    list_limit: int = 1_000_000
+    terrain_nodes: int = 30_000_000
+    terrain_limit: int = 1_000_000
+    chain: ChainSettings = ChainSettings()
+
+
 def sample_uniform(
     cset: ConstraintSet,
     n: int,
     rng: np.random.Generator,
     *,
-    batch: int = 65_536,
-    max_draws: int = 50_000_000,
-    enumerate_limit: int = 100_000,
-    enumerate_seconds: float = 10.0,
+    method: str = "auto",
+    settings: UniformSettings = UniformSettings(),
 ) -> tuple[list[Board], SampleReport]:
     """``n`` boards drawn uniformly from the boards that satisfy ``cset``.
 
-    Rejection from fair shuffles first. When the acceptance rate is too low, falls back to an
-    exact alternative for small spaces: enumerate the set's constrained parts (at most
-    ``enumerate_limit`` solutions) and draw uniformly from the list, the free parts shuffled.
+    Args:
+        method: ``auto`` (exact rejection when a pilot shows it is quick enough, else an exact
+            list when the set is small enough to list, else Markov chains), or ``rejection`` or
+            ``chain`` to force one.
 
-    Raises :class:`SamplingError` when the set has raw MiniZinc (no Python face), or when
-    rejection is too slow and the space is too large to enumerate.
+    Raises :class:`SamplingError` when the set has raw MiniZinc (no Python face), when it has no
+    board at all, when forced rejection is too slow, or when the chains do not converge.
     """
-    try:
-        return _rejection(cset, n, rng, batch=batch, max_draws=max_draws)
-    except SamplingError as too_slow:
-        if not model_parts(cset):
-            raise
-        start = time.perf_counter()
-        try:
-            listed, report = enumerate_boards(
-                cset, rng, limit=enumerate_limit + 1, time_limit=enumerate_seconds
-            )
-        except UnknownResult:
-            listed, report = [], SampleReport("enumerate", uniform=False, exhausted=False)
-        if not report.exhausted or len(listed) > enumerate_limit:
-            raise SamplingError(
-                f"{too_slow} Nor can the space be enumerated to draw from (more than "
-                f"{enumerate_limit:,} boards, or not listed within {enumerate_seconds:.0f} s)."
-            ) from None
-        picks = rng.integers(0, len(listed), size=n)
-        parts = model_parts(cset)
-        boards = _fill(cset, [_as_solution(listed[i], parts) for i in picks], rng)
-        report = SampleReport(
-            "uniform",
-            uniform=True,
-            solver_runs=1,
-            seconds=time.perf_counter() - start,
-            notes=[
-                f"rejection acceptance too low; drew uniformly from the "
-                f"{len(listed)} enumerated solutions of the constrained "
-                f"parts ({', '.join(model_parts(cset))})"
-            ],
-        )
-        return boards, report
-
-
-def _as_solution(board: Board, parts: tuple[str, ...]) -> dict:
-    """The decided parts of a board, keyed as the MiniZinc model names them."""
-    values = {
-        "terrain": ("terrain", board.terrain),
-        "numbers": ("number", board.numbers),
-        "harbors": ("harbor", board.harbors),
-    }
-    return {values[p][0]: list(values[p][1]) for p in parts}
-
-
-def _rejection(
-    cset: ConstraintSet, n: int, rng: np.random.Generator, *, batch: int, max_draws: int
-) -> tuple[list[Board], SampleReport]:
     if not cset.has_python_faces:
         raise SamplingError(
-            f"{cset.label} contains raw MiniZinc constraints, which have no "
-            f"Python face; the uniform sampler cannot check them. Use "
-            f"--sampler solver."
+            f"{cset.label} contains raw MiniZinc constraints, which have no Python face: the "
+            f"uniform samplers cannot check them. Express them with library constraints "
+            f"(`ludolab constraints list`), or use --sampler solver (fast, NOT uniform)."
         )
-    report = SampleReport("uniform", uniform=True)
     start = time.perf_counter()
-    shuffle = Shuffle(cset.layout)
-    fixed = cset.fixed
-    stage = {
-        part: [c for c in cset.constraints if _stage_of(c.reads) == part]
-        for part in ("terrain", "numbers", "harbors")
-    }
-    out_t, out_n, out_h = [], [], []
-    got = 0
-    while got < n:
-        if report.draws >= max_draws:
-            raise _too_slow(cset, n, got, report)
-        b = batch
-        t = _given(fixed, "terrain", b) if "terrain" in fixed else shuffle.draw_terrain(rng, b)
-        report.draws += b
-        t = t[_passes(stage["terrain"], t, None, None)]
-        num = (
-            _given(fixed, "numbers", len(t)) if "numbers" in fixed else shuffle.draw_numbers(rng, t)
+    pilot = _Rejection(cset, rng)
+    if method != "chain":
+        budget = settings.max_draws if method == "rejection" else settings.pilot_draws
+        pilot.run(n, budget)
+        if method == "auto" and pilot.accepted and pilot.accepted < n:
+            need = (n - pilot.accepted) * pilot.draws / pilot.accepted
+            if pilot.draws + need <= settings.max_draws:
+                pilot.run(n, settings.max_draws)
+        if pilot.accepted >= n:
+            return pilot.boards(n), pilot.report(time.perf_counter() - start)
+        if method == "rejection":
+            raise _too_slow(cset, n, pilot.accepted, pilot.report(0.0))
+    space = Space.of(cset)
+    if method == "auto":
+        listing = enumerate_space(space, keep=settings.list_limit, node_limit=settings.list_nodes)
+        if listing.exhausted:
+            if not listing.count:
+                raise SamplingError(f"{cset.label} is unsatisfiable: no board satisfies it")
+            if listing.count <= settings.list_limit:
+                rows = listing.boards[rng.integers(0, listing.count, size=n)]
+                report = SampleReport(
+                    "uniform",
+                    uniform=True,
+                    method="enumeration",
+                    seconds=time.perf_counter() - start,
+                    exhausted=True,
+                    notes=[
+                        f"exact: drew uniformly from all {listing.count:,} boards of the set "
+                        f"(over {', '.join(space.parts)}), listed depth-first"
+                    ],
+                )
+                return _complete(space, rows, rng), report
+    terrain_list = _terrain_list(space, pilot, settings)
+    starts = _starts(cset, space, pilot, settings.chain.starts, rng)
+    try:
+        rows, diag = run_chains(
+            cset, n, starts, rng, settings=settings.chain, terrain_list=terrain_list
         )
-        keep = ((num == 0) == (t == DESERT)).all(axis=1) & _passes(stage["numbers"], t, num, None)
-        t, num = t[keep], num[keep]
-        har = (
-            _given(fixed, "harbors", len(t))
-            if "harbors" in fixed
-            else shuffle.draw_harbors(rng, len(t))
+    except ChainError as exc:
+        raise SamplingError(str(exc)) from None
+    notes = [diag.summary()]
+    if pilot.draws:
+        notes.append(
+            f"rejection would be too slow: {pilot.accepted} of {pilot.draws:,} fair shuffles "
+            f"satisfied the set"
         )
-        keep = _passes(stage["harbors"], t, num, har)
-        out_t.append(t[keep])
-        out_n.append(num[keep])
-        out_h.append(har[keep])
-        got += int(keep.sum())
-        if report.draws >= 2_000_000 and got == 0 and not fixed:
-            raise _too_slow(cset, n, got, report)
-    terrain, numbers, harbors = (np.concatenate(a)[:n] for a in (out_t, out_n, out_h))
-    report.accepted = got
-    report.seconds = time.perf_counter() - start
-    return to_boards(terrain, numbers, harbors, cset.layout), report
+    if terrain_list is not None:
+        notes.append(f"terrain redraws from the {len(terrain_list):,} layouts the set allows")
+    report = SampleReport(
+        "uniform",
+        uniform=True,
+        method="mcmc",
+        seconds=time.perf_counter() - start,
+        draws=pilot.draws,
+        accepted=pilot.accepted,
+        chain=diag.as_dict(),
+        notes=notes,
+    )
+    return _complete(space, rows, rng), report
+
+
+def _terrain_list(space: Space, pilot: _Rejection, settings: UniformSettings) -> np.ndarray | None:
+    """Every terrain layout the set's terrain-only constraints allow, when they are few enough
+    to list, else None. The rejection pilot's terrain stage says whether to try: a share of
+    fair terrains passing that puts the list far above the limit skips it."""
+    terrain_space = space.terrain_only()
+    if not space.terrain or not terrain_space.cset.constraints:
+        return None
+    if pilot.draws and pilot.terrain_passes / pilot.draws * space.terrain_layouts > (
+        4 * settings.terrain_limit
+    ):
+        return None
+    listing = enumerate_space(
+        terrain_space,
+        keep=settings.terrain_limit,
+        node_limit=settings.terrain_nodes,
+        count_limit=settings.terrain_limit,
+    )
+    if not listing.exhausted or listing.count > settings.terrain_limit or not listing.count:
+        return None
+    return listing.boards[:, : space.geo.layout.n_hexes].copy()
+
+
+def _starts(
+    cset: ConstraintSet, space: Space, pilot: _Rejection, k: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Up to ``k`` distinct starting boards for the chains: exact draws from the rejection pilot
+    first, then random depth-first searches, then the solver."""
+    rows = [r for r in pilot.rows()[:k]]
+    if len(rows) < k:
+        rows += list(random_boards(space, k - len(rows), rng))
+    if len(rows) < k:
+        with contextlib.suppress(SamplingError):
+            boards, _ = sample_solver(cset, k - len(rows), rng, per_run=k - len(rows))
+            rows += [np.array([*b.terrain, *b.numbers, *b.harbors], dtype=np.int8) for b in boards]
+    if not rows:
+        raise SamplingError(
+            f"{cset.label}: found no board to start the Markov chains from (the set may be "
+            f"unsatisfiable: try --sampler solver to see)"
+        )
+    return np.unique(np.array(rows, dtype=np.int8), axis=0)
+
+
+def _complete(space: Space, rows: np.ndarray, rng: np.random.Generator) -> list[Board]:
+    """Boards from (n, 2 * n_hexes + n_slots) rows: the parts no constraint reads (and none
+    fixes) get a fair shuffle."""
+    cset, h = space.cset, space.geo.layout.n_hexes
+    shuffle, fixed, reads = Shuffle(cset.layout), cset.fixed, cset.reads
+    terrain, numbers, harbors = rows[:, :h], rows[:, h : 2 * h], rows[:, 2 * h :]
+    if not space.terrain and "terrain" not in fixed:
+        terrain = shuffle.draw_terrain(rng, len(rows))
+    if not space.numbers and "numbers" not in fixed and "numbers" not in reads:
+        numbers = shuffle.draw_numbers(rng, terrain)
+    if not space.harbors and "harbors" not in fixed:
+        harbors = shuffle.draw_harbors(rng, len(rows))
+    return to_boards(terrain, numbers, harbors, cset.layout)
+
+
+class _Rejection:
+    """Rejection from fair shuffles, staged: terrain is tested before tokens are drawn for it,
+    and so on. Still plain rejection (a rejected board is redrawn whole), so exactly uniform."""
+
+    def __init__(
+        self,
+        cset: ConstraintSet,
+        rng: np.random.Generator,
+        batch: int = 65_536,
+        keep: bool = True,
+    ) -> None:
+        self.cset, self.rng, self.batch, self.keep = cset, rng, batch, keep
+        self.shuffle = Shuffle(cset.layout)
+        self.stage = {
+            part: [c for c in cset.constraints if _stage_of(c.reads) == part]
+            for part in ("terrain", "numbers", "harbors")
+        }
+        self.draws = self.accepted = 0
+        self.terrain_passes = 0  # shuffles whose terrain passed the terrain-only constraints
+        self.seconds = 0.0
+        self.kept: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def run(self, want: int, budget: int) -> None:
+        """Draw until ``want`` boards are accepted or ``budget`` shuffles were tried in all."""
+        start = time.perf_counter()
+        fixed, shuffle, rng = self.cset.fixed, self.shuffle, self.rng
+        while self.accepted < want and self.draws < budget:
+            b = min(self.batch, budget - self.draws)
+            t = _given(fixed, "terrain", b) if "terrain" in fixed else shuffle.draw_terrain(rng, b)
+            self.draws += b
+            t = t[_passes(self.stage["terrain"], t, None, None)]
+            self.terrain_passes += len(t)
+            num = (
+                _given(fixed, "numbers", len(t))
+                if "numbers" in fixed
+                else shuffle.draw_numbers(rng, t)
+            )
+            keep = ((num == 0) == (t == DESERT)).all(axis=1) & _passes(
+                self.stage["numbers"], t, num, None
+            )
+            t, num = t[keep], num[keep]
+            har = (
+                _given(fixed, "harbors", len(t))
+                if "harbors" in fixed
+                else shuffle.draw_harbors(rng, len(t))
+            )
+            keep = _passes(self.stage["harbors"], t, num, har)
+            if self.keep:
+                self.kept.append((t[keep], num[keep], har[keep]))
+            self.accepted += int(keep.sum())
+        self.seconds += time.perf_counter() - start
+
+    def rows(self) -> np.ndarray:
+        """The accepted boards as (k, 2 * n_hexes + n_slots) int8 rows."""
+        if not self.kept:
+            return np.zeros((0, 0), dtype=np.int8)
+        return np.concatenate([np.concatenate(k, axis=1) for k in self.kept]).astype(np.int8)
+
+    def boards(self, n: int) -> list[Board]:
+        parts = [np.concatenate([k[i] for k in self.kept])[:n] for i in range(3)]
+        return to_boards(*parts, self.cset.layout)
+
+    def report(self, seconds: float) -> SampleReport:
+        return SampleReport(
+            "uniform",
+            uniform=True,
+            method="rejection",
+            seconds=seconds,
+            draws=self.draws,
+            accepted=self.accepted,
+            notes=["exact: fair shuffles kept when every constraint accepts them"],
+        )
 
 
 def _stage_of(reads: frozenset[str]) -> str:
@@ -255,8 +401,8 @@ def _too_slow(cset: ConstraintSet, n: int, got: int, report: SampleReport) -> Sa
     else:
         detail = f"none of {report.draws:,} shuffles was accepted (rate < {1 / report.draws:.1e})"
     return SamplingError(
-        f"{cset.label}: uniform rejection sampling is too slow: {detail}. Use --sampler solver "
-        f"(randomised search, fast but not uniform), raise --max-draws, or loosen the set."
+        f"{cset.label}: rejection sampling is too slow: {detail}. Use --sampler uniform (it "
+        f"switches to Markov chains for tight sets), raise --max-draws, or loosen the set."
     )
 
 

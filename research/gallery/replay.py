@@ -84,8 +84,10 @@ def replay_in_engine(plan: GamePlan) -> EngineReplay:
             if game.round != r:
                 return broke(f"{where}: the engine is in round {game.round + 1}")
             if game.acting != seat_of[play.player]:
-                return broke(f"{where}: the engine asks seat {game.acting}, not the planned "
-                             f"player's seat {seat_of[play.player]}")
+                return broke(
+                    f"{where}: the engine asks seat {game.acting}, not the planned "
+                    f"player's seat {seat_of[play.player]}"
+                )
             steps = [A.play(types[play.card])]
             if types[play.card] % N_SYMBOLS == DOUBLE:
                 steps.append(A.DECLINE if play.second is None else A.second(types[play.second]))
@@ -100,10 +102,12 @@ def replay_in_engine(plan: GamePlan) -> EngineReplay:
                 return broke(f"{where}: {exc}")
             accepted += 1
     if game.phase != GAME_OVER:
-        return broke(f"all {accepted} plays made, but the engine's game goes on "
-                     f"(round {game.round + 1})")
+        return broke(
+            f"all {accepted} plays made, but the engine's game goes on (round {game.round + 1})"
+        )
     scores = tuple(game.scores[seat_of[p]] for p in range(plan.rules.players))
     if plan.expected and scores != tuple(plan.expected):
-        return EngineReplay(False, scores, accepted,
-                            f"the engine scores {scores}, the plan expects {plan.expected}")
+        return EngineReplay(
+            False, scores, accepted, f"the engine scores {scores}, the plan expects {plan.expected}"
+        )
     return EngineReplay(True, scores, accepted)
