@@ -60,7 +60,11 @@ MOVE_NAMES = (
     "redraw-board",
     "carry-terrain",
 )
-MOVE_WEIGHTS = (8, 16, 32, 8, 2, 2, 4, 2, 1, 1, 1, 2)
+MOVE_WEIGHTS = (8, 16, 32, 8, 4, 4, 8, 8, 2, 2, 1, 2)
+# After the first half-window, a kind of move accepted less often than this is switched off
+# (each kind leaves the uniform law invariant on its own, so dropping one keeps it; the
+# whole-board redraw always stays, so the chain stays irreducible).
+MIN_ACCEPTANCE = 0.002
 
 
 class ChainError(RuntimeError):
@@ -105,6 +109,8 @@ class ChainDiagnostics:
         tau: the largest integrated autocorrelation time on the panel, in steps.
         acceptance: share of proposals accepted, per move kind.
         terrain_list: terrain layouts the terrain redraws drew from (0: fair shuffles).
+        moves_off: kinds of move switched off after the first half-window (accepted less than
+            ``MIN_ACCEPTANCE`` of the time there).
     """
 
     chains: int
@@ -118,6 +124,7 @@ class ChainDiagnostics:
     tau: float = math.nan
     acceptance: dict[str, float] = field(default_factory=dict)
     terrain_list: int = 0
+    moves_off: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -131,8 +138,11 @@ class ChainDiagnostics:
         )
 
 
-def kernel_moves(space: Space, terrain_list: np.ndarray | None) -> kernel.Moves:
-    """The kernel's move table for ``space``: which kinds are on, and the data they draw from."""
+def kernel_moves(
+    space: Space, terrain_list: np.ndarray | None, weights: tuple[int, ...] = MOVE_WEIGHTS
+) -> kernel.Moves:
+    """The kernel's move table for ``space``: which kinds are on (with ``weights``), and the
+    data they draw from."""
     geo = space.geo
     tiles, tokens, harbors = space.multisets
     given_tokens = space.tokens_given
@@ -150,10 +160,12 @@ def kernel_moves(space: Space, terrain_list: np.ndarray | None) -> kernel.Moves:
         "redraw-board": space.terrain or space.numbers or space.harbors,
         "carry-terrain": space.terrain and space.numbers and not given_tokens,
     }
-    weights = [w if on[name] else 0 for name, w in zip(MOVE_NAMES, MOVE_WEIGHTS, strict=True)]
-    flat_list = [] if terrain_list is None else [int(x) for x in terrain_list.ravel()]
+    weights = [w if on[name] else 0 for name, w in zip(MOVE_NAMES, weights, strict=True)]
+    flat_list = (
+        b"" if terrain_list is None else np.ascontiguousarray(terrain_list, np.uint8).tobytes()
+    )
     return kernel.Moves(
-        weights,
+        list(weights),
         DESERT,
         tiles,
         tokens,
@@ -296,8 +308,9 @@ def run_chains(
         return rows[np.arange(n) % c], diag
     tried, taken = [0] * len(MOVE_NAMES), [0] * len(MOVE_NAMES)
 
-    def advance(steps: int, every: int) -> np.ndarray | None:
-        """Every chain ``steps`` steps; the panel every ``every`` steps: (C, stats, draws)."""
+    def advance(steps: int, every: int) -> list[np.ndarray]:
+        """Every chain ``steps`` steps; the panel every ``every`` steps (0 = never), as one
+        (C, n_stats) array per record."""
         records = []
         for ch in chains:
             buffer = bytearray()
@@ -306,25 +319,44 @@ def run_chains(
             )
             records.append(np.frombuffer(bytes(buffer), dtype=np.int8).reshape(-1, width))
         if not every:
-            return None
+            return []
         boards = np.concatenate(records)
-        values = panel(
-            boards[:, :n_hexes], boards[:, n_hexes : 2 * n_hexes], boards[:, 2 * n_hexes :]
-        )
-        return values.reshape(c, -1, values.shape[1]).transpose(0, 2, 1)
+        h = n_hexes
+        values = panel(boards[:, :h], boards[:, h : 2 * h], boards[:, 2 * h :])
+        values = values.reshape(c, -1, values.shape[1])
+        return [values[:, k] for k in range(values.shape[1])]
 
-    window, half = settings.window, settings.window // 2
-    advance(half, 0)
+    # Burn-in: the window grows by half until the second half of it passes the diagnostics.
+    # The panel is recorded every `every` steps from the start; when the records pass twice
+    # their target number, every other one is dropped and `every` doubles.
+    every = max(1, settings.window // (2 * settings.records))
+    done = settings.window // 4
+    advance(done, 0)
+    # Moves that (almost) never succeed on this set only cost time: switch them off.
+    kept = tuple(
+        w if name == "redraw-board" or not tried[k] or taken[k] >= MIN_ACCEPTANCE * tried[k] else 0
+        for k, (name, w) in enumerate(zip(MOVE_NAMES, MOVE_WEIGHTS, strict=True))
+    )
+    moves = kernel_moves(space, terrain_list, kept)
+    diag.moves_off = [
+        name for name, w, base in zip(MOVE_NAMES, kept, MOVE_WEIGHTS, strict=True) if base and not w
+    ]
+    record: list[tuple[int, np.ndarray]] = []  # (step, panel values)
+    window = settings.window
     while True:
-        every = max(1, half // settings.records)
-        history = advance(half, every)
-        assert history is not None
+        for k, values in enumerate(advance(window - done, every), 1):
+            record.append((done + k * every, values))
+        done = window
+        if len(record) > 2 * settings.records:
+            record, every = record[1::2], every * 2
+        recent = [values for step, values in record if step > window // 2]
+        history = np.stack(recent, axis=2)  # (C, n_stats, draws)
         rhat, ess = _rhat_ess(history, superchains)
         diag.max_rhat, diag.min_ess = float(np.max(rhat)), float(np.min(ess))
         diag.worst = panel.names[int(np.argmax(rhat))]
         if diag.max_rhat <= settings.rhat_max and diag.min_ess >= settings.ess_min:
             break
-        if window * 2 > settings.max_steps:
+        if window * 1.5 > settings.max_steps:
             raise ChainError(
                 f"{cset.label}: the Markov chains did not converge in {window:,} steps per "
                 f"chain ({c} chains): nested R-hat of '{diag.worst}' is {diag.max_rhat:.3f} "
@@ -332,9 +364,10 @@ def run_chains(
                 f">= {settings.ess_min:,.0f}). The set may have regions the moves cannot "
                 f"connect; loosen the set, or use --sampler solver (fast, not uniform)."
             )
-        half, window = window, window * 2
+        window = int(window * 1.5)
+        window += (-window) % every  # whole records
     draws = history.shape[0] * history.shape[2]
-    diag.tau = float(np.max(draws / ess)) * every
+    diag.tau = float(np.max(draws / ess)) * every  # records are `every` steps apart
     diag.burn_in = window
     diag.thin = max(1, math.ceil(diag.tau))
     batches = [np.array([ch.t + ch.n + ch.hb for ch in chains], dtype=np.int8)]

@@ -123,6 +123,7 @@ class Checker:
         self.hex_groups: list[list[list[int]]] = []  # [hex][rule] -> group indices
         self.hex_slots: list[list[int]] = []  # [hex] -> slots whose harbor touches it
         self.has_counts = False
+        self.has_globals = False  # counts or per-resource sums: rules that read the whole board
 
     # -- building --------------------------------------------------------------------------
 
@@ -140,6 +141,7 @@ class Checker:
         self.pair_hi.append(hi)
         if lo >= 0:
             self.has_counts = True
+            self.has_globals = True
 
     def add_triple(self, kind: int, size: int, table: bytes, hexes: list[int]) -> None:
         self.tri_kind.append(kind)
@@ -160,6 +162,7 @@ class Checker:
         self.res_weight.append(weights)
         self.res_lo.append(lo)
         self.res_hi.append(hi)
+        self.has_globals = True
 
     def add_unary(self, part: int, position: int, allowed: bytes) -> None:
         self.unary[part][position].append(allowed)
@@ -223,12 +226,24 @@ class Checker:
                 for s in self.hex_slots[h]:
                     if not self._slot(t, hb, s):
                         return False
-            if not self._globals(t, n):
+            if self.has_globals and not self._globals(t, n):
                 return False
         for s in slots:  # noqa: SIM110 - a plain loop compiles to a plain loop
             if not self._slot(t, hb, s):
                 return False
         return True
+
+    def changed2(self, t: list[int], n: list[int], hb: list[int], i: int, j: int) -> bool:
+        """``changed`` after hexes ``i`` and ``j`` changed (the chains' commonest case)."""
+        if not self._hex_local(t, n, hb, i, -1) or not self._hex_local(t, n, hb, j, i):
+            return False
+        for s in self.hex_slots[i]:
+            if not self._slot(t, hb, s):
+                return False
+        for s in self.hex_slots[j]:
+            if not self._slot(t, hb, s):
+                return False
+        return not self.has_globals or self._globals(t, n)
 
     def _code(self, kind: int, t: list[int], n: list[int], h: int) -> int:
         if kind == KIND_TERRAIN:
@@ -255,16 +270,29 @@ class Checker:
             kind = self.pair_kind[r]
             size = self.pair_size[r]
             table = self.pair_table[r]
-            mine = self._code(kind, t, n, h)
+            if kind == KIND_TILE:
+                mine = t[h] * TOKEN_CODES + n[h]
+                for p in partners:
+                    other = p >> 1
+                    if other == skip or (skip == h and other < h):
+                        continue
+                    theirs = t[other] * TOKEN_CODES + n[other]
+                    if p & 1:
+                        if table[mine * size + theirs]:
+                            return False
+                    elif table[theirs * size + mine]:
+                        return False
+                continue
+            values = t if kind == KIND_TERRAIN else n
+            mine = values[h]
             for p in partners:
                 other = p >> 1
                 if other == skip or (skip == h and other < h):
                     continue
-                theirs = self._code(kind, t, n, other)
                 if p & 1:
-                    if table[mine * size + theirs]:
+                    if table[mine * size + values[other]]:
                         return False
-                elif table[theirs * size + mine]:
+                elif table[values[other] * size + mine]:
                     return False
         tris_here = self.hex_tris[h]
         for r in range(len(tris_here)):
@@ -533,7 +561,7 @@ class Moves:
         symmetry_safe: per symmetry, whether it maps every rule of the set onto itself (then
             the image of a satisfying board satisfies the set, and is not checked again).
         resource_pairs / token_pairs: flat pairs of codes with equal counts (for relabelling).
-        terrain_list: flat (m * n_hexes) every terrain layout the set allows, or empty.
+        terrain_list: flat (m * n_hexes) bytes, every terrain layout the set allows, or empty.
         terrain: redraw terrain (the terrain moves); numbers / harbors likewise.
         keep_desert: the tokens are given, so a terrain redraw keeps the desert where it is.
     """
@@ -549,7 +577,7 @@ class Moves:
         symmetry_safe: list[bool],
         resource_pairs: list[int],
         token_pairs: list[int],
-        terrain_list: list[int],
+        terrain_list: bytes,
         terrain: bool,
         numbers: bool,
         harbors_live: bool,
@@ -627,7 +655,7 @@ def _carry_terrain(mv: Moves, t: list[int], n: list[int], rng: Random) -> None:
     h_count = len(t)
     if mv.terrain_list:
         row = rng.below(len(mv.terrain_list) // h_count) * h_count
-        new_t = mv.terrain_list[row : row + h_count]
+        new_t = list(mv.terrain_list[row : row + h_count])
     else:
         new_t = _shuffle(mv.tiles, rng)
     new_n = list(n)
@@ -693,7 +721,7 @@ def run_chain(
                     t[i], t[j] = t[j], t[i]
                 if kind != SWAP_TERRAIN:
                     n[i], n[j] = n[j], n[i]
-                ok = ck.changed(t, n, hb, [i, j], [])
+                ok = ck.changed2(t, n, hb, i, j)
                 if not ok:
                     if kind != SWAP_TOKENS:
                         t[i], t[j] = t[j], t[i]

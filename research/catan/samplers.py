@@ -34,7 +34,7 @@ from research.catan.constraint_set import ConstraintSet
 from research.catan.constraints import OBJECTIVES
 from research.catan.geometry import layout_arrays
 from research.catan.model import SEARCH_DEFAULT, SEARCH_RANDOM, board_model, model_parts
-from research.catan.space import Space, enumerate_space, random_boards
+from research.catan.space import Space, enumerate_space, random_boards, terrain_layouts
 from research.solve import Status, UnknownResult, compile_model, solve
 
 HANG_SECONDS = 60.0  # a solver run this long is taken to be stuck (see sample_solver)
@@ -192,6 +192,24 @@ def sample_uniform(
         if method == "rejection":
             raise _too_slow(cset, n, pilot.accepted, pilot.report(0.0))
     space = Space.of(cset)
+    terrain_list = _terrain_list(space, pilot, settings)
+    exact_list = space.parts == ("terrain",) and not space.tokens_given
+    if method == "auto" and exact_list and terrain_list is not None:
+        t, tokens, harbors = space.template()
+        rows = np.tile(np.array(t + tokens + harbors, dtype=np.int8), (n, 1))
+        rows[:, : space.geo.layout.n_hexes] = terrain_list[rng.integers(0, len(terrain_list), n)]
+        report = SampleReport(
+            "uniform",
+            uniform=True,
+            method="enumeration",
+            seconds=time.perf_counter() - start,
+            exhausted=True,
+            notes=[
+                f"exact: drew uniformly from all {len(terrain_list):,} terrain layouts of the "
+                f"set, listed depth-first"
+            ],
+        )
+        return _complete(space, rows, rng), report
     if method == "auto":
         listing = enumerate_space(space, keep=settings.list_limit, node_limit=settings.list_nodes)
         if listing.exhausted:
@@ -211,7 +229,6 @@ def sample_uniform(
                     ],
                 )
                 return _complete(space, rows, rng), report
-    terrain_list = _terrain_list(space, pilot, settings)
     starts = _starts(cset, space, pilot, settings.chain.starts, rng)
     try:
         rows, diag = run_chains(
@@ -244,22 +261,13 @@ def _terrain_list(space: Space, pilot: _Rejection, settings: UniformSettings) ->
     """Every terrain layout the set's terrain-only constraints allow, when they are few enough
     to list, else None. The rejection pilot's terrain stage says whether to try: a share of
     fair terrains passing that puts the list far above the limit skips it."""
-    terrain_space = space.terrain_only()
-    if not space.terrain or not terrain_space.cset.constraints:
+    if not space.terrain or not space.terrain_only().cset.constraints:
         return None
     if pilot.draws and pilot.terrain_passes / pilot.draws * space.terrain_layouts > (
         4 * settings.terrain_limit
     ):
         return None
-    listing = enumerate_space(
-        terrain_space,
-        keep=settings.terrain_limit,
-        node_limit=settings.terrain_nodes,
-        count_limit=settings.terrain_limit,
-    )
-    if not listing.exhausted or listing.count > settings.terrain_limit or not listing.count:
-        return None
-    return listing.boards[:, : space.geo.layout.n_hexes].copy()
+    return terrain_layouts(space, limit=settings.terrain_limit, node_limit=settings.terrain_nodes)
 
 
 def _starts(
