@@ -572,6 +572,89 @@ class HarborResourceAccess(Constraint):
         return [R.HarborTouch(self.values["mode"] == "require", self.geo.harbor_touch)]
 
 
+@register
+class HarborBestHex(Constraint):
+    name = "harbor-best-hex"
+    summary = (
+        "No 2:1 harbor touches the best hex of its own resource (the one with the most pips; "
+        "every hex tied for the most counts), so that the harbor does not double the richest "
+        "source of its resource."
+    )
+    reads = frozenset({"terrain", "numbers", "harbors"})
+
+    def check(self, terrain, numbers, harbors):
+        pips = PIPS_TABLE[numbers]
+        best = np.stack(
+            [np.where(terrain == r, pips, -1).max(axis=1) for r in range(len(RESOURCES))], axis=1
+        )
+        ok = np.ones(terrain.shape[0], dtype=bool)
+        rows = np.arange(terrain.shape[0])
+        for s, touch in enumerate(self.geo.harbor_touch):
+            resource = harbors[:, s].astype(np.int64) - 1  # -1: a 3:1 harbor
+            top = best[rows, np.maximum(resource, 0)]
+            for h in touch:
+                ok &= ~((resource >= 0) & (terrain[:, h] == resource) & (pips[:, h] == top))
+        return ok
+
+    def minizinc(self):
+        return f"harbor_best_hex(harbor, terrain, number, {_mzn_hex_sets(self.geo.harbor_touch)})"
+
+    def rules(self):
+        return [R.HarborBest(self.geo.harbor_touch, PIPS_TABLE)]
+
+
+@register
+class HarborSpacing(Constraint):
+    name = "harbor-spacing"
+    summary = (
+        "Harbors of the listed types keep at least 'gap' frame slots apart around the coast "
+        "(gap 1: never on neighbouring slots), so that no stretch of coast gathers them."
+    )
+    reads = frozenset({"harbors"})
+    params = {
+        "types": Param(
+            "harbor-list",
+            ["generic"],
+            "harbor types kept apart (default: the 3:1 harbors; five 2:1 harbors cannot all "
+            "be kept off neighbouring slots of a 9-slot frame)",
+        ),
+        "gap": Param("int", 1, "slots between two of them: 1 = not neighbours, 2 = one between"),
+    }
+
+    def _validate(self) -> None:
+        slots = len(self.geo.layout.harbor_slots)
+        if not 1 <= self.values["gap"] <= slots // 2:
+            raise ConstraintError(
+                f"constraint 'harbor-spacing', parameter 'gap': expected 1..{slots // 2} on "
+                f"this layout's {slots} slots; got {self.values['gap']}"
+            )
+
+    def _pairs(self) -> np.ndarray:
+        slots, gap = len(self.geo.layout.harbor_slots), self.values["gap"]
+        pairs = {
+            tuple(sorted((a, (a + d) % slots))) for a in range(slots) for d in range(1, gap + 1)
+        }
+        return np.array(sorted(pairs), dtype=np.int64)
+
+    def check(self, terrain, numbers, harbors):
+        p, listed = self._pairs(), _members(self.values["types"], len(HARBOR_TYPES))
+        return ~(listed[harbors[:, p[:, 0]]] & listed[harbors[:, p[:, 1]]]).any(axis=1)
+
+    def minizinc(self):
+        return (
+            f"set_never_paired(harbor, {_mzn_pairs(self._pairs())}, "
+            f"{_mzn_set(self.values['types'])})"
+        )
+
+    def rules(self):
+        listed = _members(self.values["types"], len(HARBOR_TYPES))
+        return [
+            R.SlotPair(
+                self._pairs(), R.table(len(HARBOR_TYPES), lambda a, b: listed[a] & listed[b])
+            )
+        ]
+
+
 # ----------------------------------------------------------------------------------------------
 # Given parts and the 2019 seed's own forms
 

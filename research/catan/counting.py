@@ -2,6 +2,7 @@
 
 Three methods, tried in this order, each reporting what it is:
 
+* **depth-first** (exact), at once when the set's space is small (``quick_nodes``);
 * **rejection** (an estimate with an exact interval): when a pilot of fair shuffles finds the
   set common enough (at least ``min_hits`` boards), the share of fair shuffles that satisfy it
   is the binomial proportion of a large sample, with its Clopper-Pearson 95% interval;
@@ -36,15 +37,19 @@ from research.catan.space import Space, enumerate_space, multinomial
 
 @dataclass(frozen=True)
 class CountSettings:
-    """Budgets: ``pilot_draws`` / ``draws`` fair shuffles for the rejection estimate (it is used
-    when the pilot finds ``min_hits`` boards); ``list_nodes`` search nodes for an exact count of
-    the whole set; random descents for the importance-sampling estimate, in batches of
-    ``descents`` until ``min_descent_hits`` of them reached a board (at most
-    ``max_descents``)."""
+    """Budgets of :func:`count_boards`.
+
+    ``pilot_draws`` / ``draws``: fair shuffles for the rejection estimate (used when the pilot
+    finds ``min_hits`` boards). ``quick_nodes``: search nodes for an exact count tried first;
+    ``list_nodes``: for one tried after the rejection pilot. Random descents for the
+    importance-sampling estimate come in batches of ``descents`` until ``min_descent_hits``
+    of them reached a board (at most ``max_descents``).
+    """
 
     pilot_draws: int = 1_000_000
     draws: int = 5_000_000
     min_hits: int = 1000
+    quick_nodes: int = 200_000
     list_nodes: int = 5_000_000
     descents: int = 100_000
     min_descent_hits: int = 1000
@@ -187,6 +192,17 @@ def count_boards(
 
     if not cset.constraints:
         return result("no constraint", True, 1, 1, 1, "every board satisfies it")
+    if method == "auto":  # a small space is counted exactly at once
+        quick = enumerate_space(space, keep=0, node_limit=settings.quick_nodes)
+        if quick.exhausted:
+            return result(
+                "depth-first",
+                True,
+                quick.count,
+                quick.count,
+                quick.count,
+                f"{quick.nodes:,} search nodes",
+            )
     pilot = _Rejection(cset, rng, keep=False)
     if method in ("auto", "rejection"):
         pilot.run(settings.pilot_draws + 1, settings.pilot_draws)

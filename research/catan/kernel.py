@@ -117,6 +117,14 @@ class Checker:
         # harbor touch rules
         self.touch_require: list[bool] = []
         self.touch: list[list[list[int]]] = []
+        # harbor slot pairs: forbidden harbor-code pairs on pairs of slots
+        self.slot_table: list[bytes] = []
+        self.slot_a: list[list[int]] = []
+        self.slot_b: list[list[int]] = []
+        self.slot_pairs: list[list[list[int]]] = []  # [slot][rule] -> partner*2 + (slot first)
+        # "no 2:1 harbor touches the best hex of its own resource" (weights: pips per token)
+        self.best_touch: list[list[list[int]]] = []
+        self.best_weight: list[list[int]] = []
         # indexes, built by finish()
         self.hex_pairs: list[list[list[int]]] = []  # [hex][rule] -> partner*2 + (hex is first)
         self.hex_tris: list[list[list[int]]] = []  # [hex][rule] -> triple indices
@@ -171,6 +179,19 @@ class Checker:
         self.touch_require.append(require)
         self.touch.append(touch)
 
+    def add_slot_pair(self, table: bytes, a: list[int], b: list[int]) -> None:
+        """No pair of slots (a[i], b[i]) holds a flagged pair of harbor codes (6 x 6 table)."""
+        self.slot_table.append(table)
+        self.slot_a.append(a)
+        self.slot_b.append(b)
+
+    def add_harbor_best(self, touch: list[list[int]], weights: list[int]) -> None:
+        """No 2:1 harbor touches a hex of its own resource whose token weighs the most among
+        that resource's hexes (ties included)."""
+        self.best_touch.append(touch)
+        self.best_weight.append(weights)
+        self.has_globals = True
+
     def finish(self) -> None:
         n = self.n_hexes
         self.hex_pairs = [[[] for _ in self.pair_kind] for _ in range(n)]
@@ -199,6 +220,11 @@ class Checker:
                 for h in hexes:
                     if s not in self.hex_slots[h]:
                         self.hex_slots[h].append(s)
+        self.slot_pairs = [[[] for _ in self.slot_table] for _ in range(self.n_slots)]
+        for r in range(len(self.slot_table)):
+            for a, b in zip(self.slot_a[r], self.slot_b[r], strict=True):
+                self.slot_pairs[a][r].append(b * 2 + 1)
+                self.slot_pairs[b][r].append(a * 2)
 
     # -- checks ----------------------------------------------------------------------------
 
@@ -208,9 +234,9 @@ class Checker:
             if not self._hex_local(t, n, hb, h, h):
                 return False
         for s in range(self.n_slots):
-            if not self._slot(t, hb, s):
+            if not self._slot(t, n, hb, s):
                 return False
-        return self._globals(t, n)
+        return self._globals(t, n, hb)
 
     def changed(
         self, t: list[int], n: list[int], hb: list[int], hexes: list[int], slots: list[int]
@@ -224,12 +250,12 @@ class Checker:
                 if not self._hex_local(t, n, hb, h, first if h != first else -1):
                     return False
                 for s in self.hex_slots[h]:
-                    if not self._slot(t, hb, s):
+                    if not self._slot(t, n, hb, s):
                         return False
-            if self.has_globals and not self._globals(t, n):
+            if self.has_globals and not self._globals(t, n, hb):
                 return False
         for s in slots:  # noqa: SIM110 - a plain loop compiles to a plain loop
-            if not self._slot(t, hb, s):
+            if not self._slot(t, n, hb, s):
                 return False
         return True
 
@@ -238,12 +264,12 @@ class Checker:
         if not self._hex_local(t, n, hb, i, -1) or not self._hex_local(t, n, hb, j, i):
             return False
         for s in self.hex_slots[i]:
-            if not self._slot(t, hb, s):
+            if not self._slot(t, n, hb, s):
                 return False
         for s in self.hex_slots[j]:
-            if not self._slot(t, hb, s):
+            if not self._slot(t, n, hb, s):
                 return False
-        return not self.has_globals or self._globals(t, n)
+        return not self.has_globals or self._globals(t, n, hb)
 
     def _code(self, kind: int, t: list[int], n: list[int], h: int) -> int:
         if kind == KIND_TERRAIN:
@@ -324,13 +350,23 @@ class Checker:
                     return False
         return True
 
-    def _slot(self, t: list[int], hb: list[int], s: int) -> bool:
+    def _slot(self, t: list[int], n: list[int], hb: list[int], s: int) -> bool:
         for allowed in self.unary[PART_HARBORS][s]:
             if not allowed[hb[s]]:
                 return False
         code = hb[s]
+        pairs_here = self.slot_pairs[s]
+        for r in range(len(pairs_here)):
+            table = self.slot_table[r]
+            for p in pairs_here[r]:
+                other = hb[p >> 1]
+                if table[code * 6 + other] if p & 1 else table[other * 6 + code]:
+                    return False
         if code == 0:
             return True
+        for r in range(len(self.best_touch)):
+            if not self._best(t, n, r, s, code):
+                return False
         for r in range(len(self.touch)):
             own = False
             for h in self.touch[r][s]:
@@ -341,8 +377,25 @@ class Checker:
                 return False
         return True
 
-    def _globals(self, t: list[int], n: list[int]) -> bool:
-        """Counts and per-resource sums: read the whole board."""
+    def _best(self, t: list[int], n: list[int], r: int, s: int, code: int) -> bool:
+        """Best-hex rule ``r`` at slot ``s`` holding harbor ``code`` > 0."""
+        weight = self.best_weight[r]
+        resource = code - 1
+        best = -1
+        for h in range(self.n_hexes):
+            if t[h] == resource and weight[n[h]] > best:
+                best = weight[n[h]]
+        for h in self.best_touch[r][s]:  # noqa: SIM110 - a plain loop compiles to one
+            if t[h] == resource and weight[n[h]] == best:
+                return False
+        return True
+
+    def _globals(self, t: list[int], n: list[int], hb: list[int]) -> bool:
+        """Counts, per-resource sums and best hexes: read the whole board."""
+        for r in range(len(self.best_touch)):
+            for s in range(self.n_slots):
+                if hb[s] and not self._best(t, n, r, s, hb[s]):
+                    return False
         if self.has_counts:
             for r in range(len(self.pair_kind)):
                 lo = self.pair_lo[r]
@@ -391,16 +444,16 @@ class Checker:
         ``local_done``: forward checking already enforced the unary, pair, triple and group
         rules at this position (only harbor and whole-board rules are left to check)."""
         if part == PART_HARBORS:
-            if not self._slot_partial(t, hb, have_t, position):
+            if not self._slot_partial(t, n, hb, have_t, have_n, have_h, position):
                 return False
-            return self._globals_partial(t, n, have_t, have_n, last)
+            return self._globals_partial(t, n, hb, have_t, have_n, have_h, last)
         h = position
         if local_done:
             if have_t[h]:
                 for s in self.hex_slots[h]:
-                    if have_h[s] and not self._slot_partial(t, hb, have_t, s):
+                    if have_h[s] and not self._slot_partial(t, n, hb, have_t, have_n, have_h, s):
                         return False
-            return self._globals_partial(t, n, have_t, have_n, last)
+            return self._globals_partial(t, n, hb, have_t, have_n, have_h, last)
         for allowed in self.unary[PART_TERRAIN][h]:
             if have_t[h] and not allowed[t[h]]:
                 return False
@@ -464,17 +517,39 @@ class Checker:
                         return False
         if have_t[h]:
             for s in self.hex_slots[h]:
-                if have_h[s] and not self._slot_partial(t, hb, have_t, s):
+                if have_h[s] and not self._slot_partial(t, n, hb, have_t, have_n, have_h, s):
                     return False
-        return self._globals_partial(t, n, have_t, have_n, last)
+        return self._globals_partial(t, n, hb, have_t, have_n, have_h, last)
 
-    def _slot_partial(self, t: list[int], hb: list[int], have_t: list[bool], s: int) -> bool:
+    def _slot_partial(
+        self,
+        t: list[int],
+        n: list[int],
+        hb: list[int],
+        have_t: list[bool],
+        have_n: list[bool],
+        have_h: list[bool],
+        s: int,
+    ) -> bool:
         for allowed in self.unary[PART_HARBORS][s]:
             if not allowed[hb[s]]:
                 return False
         code = hb[s]
+        pairs_here = self.slot_pairs[s]
+        for r in range(len(pairs_here)):
+            table = self.slot_table[r]
+            for p in pairs_here[r]:
+                if not have_h[p >> 1]:
+                    continue
+                other = hb[p >> 1]
+                if table[code * 6 + other] if p & 1 else table[other * 6 + code]:
+                    return False
         if code == 0:
             return True
+        if self.best_touch and all(have_t) and all(have_n):
+            for r in range(len(self.best_touch)):
+                if not self._best(t, n, r, s, code):
+                    return False
         for r in range(len(self.touch)):
             complete = True
             own = False
@@ -490,8 +565,17 @@ class Checker:
         return True
 
     def _globals_partial(
-        self, t: list[int], n: list[int], have_t: list[bool], have_n: list[bool], last: bool
+        self,
+        t: list[int],
+        n: list[int],
+        hb: list[int],
+        have_t: list[bool],
+        have_n: list[bool],
+        have_h: list[bool],
+        last: bool,
     ) -> bool:
+        if last and self.best_touch and not self._globals(t, n, hb):
+            return False
         if self.has_counts:
             for r in range(len(self.pair_kind)):
                 lo = self.pair_lo[r]

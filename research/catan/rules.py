@@ -109,7 +109,36 @@ class HarborTouch:
     touch: tuple[tuple[int, ...], ...]
 
 
-Rule = PairRule | TripleRule | PairCount | GroupSum | ResourceSum | Unary | HarborTouch
+@dataclass(frozen=True, eq=False)
+class SlotPair:
+    """No pair of harbor slots in ``pairs`` holds a forbidden pair of harbor codes;
+    ``forbidden`` is (6, 6)."""
+
+    pairs: np.ndarray
+    forbidden: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class HarborBest:
+    """No 2:1 harbor (code c > 0) touches a hex of its own resource (c - 1) whose token weighs
+    the most among that resource's hexes (ties included); ``touch`` lists each slot's hexes,
+    ``weights`` (13,) weighs the tokens (pips)."""
+
+    touch: tuple[tuple[int, ...], ...]
+    weights: np.ndarray
+
+
+Rule = (
+    PairRule
+    | TripleRule
+    | PairCount
+    | GroupSum
+    | ResourceSum
+    | Unary
+    | HarborTouch
+    | SlotPair
+    | HarborBest
+)
 
 
 def codes(kind: str, terrain: np.ndarray, numbers: np.ndarray) -> np.ndarray:
@@ -161,6 +190,18 @@ def _evaluate(r: Rule, terrain: np.ndarray, numbers: np.ndarray, harbors: np.nda
     if isinstance(r, Unary):
         values = {"terrain": terrain, "numbers": numbers, "harbors": harbors}[r.part]
         return r.allowed[values[:, r.position]]
+    if isinstance(r, SlotPair):
+        return ~r.forbidden[harbors[:, r.pairs[:, 0]], harbors[:, r.pairs[:, 1]]].any(axis=1)
+    if isinstance(r, HarborBest):
+        w = r.weights[numbers]
+        ok = np.ones(len(terrain), dtype=bool)
+        best = np.stack([np.where(terrain == res, w, -1).max(axis=1) for res in range(5)], axis=1)
+        for s, touch in enumerate(r.touch):
+            res = harbors[:, s] - 1
+            top = np.take_along_axis(best, np.maximum(res, 0)[:, None], axis=1)[:, 0]
+            for h in touch:
+                ok &= ~((res >= 0) & (terrain[:, h] == res) & (w[:, h] == top))
+        return ok
     if isinstance(r, HarborTouch):
         ok = np.ones(len(terrain), dtype=bool)
         for s, touch in enumerate(r.touch):

@@ -84,6 +84,14 @@ def checker_for(constraints: list, n_hexes: int, n_slots: int) -> kernel.Checker
                 ck.add_unary(_PART[r.part], int(r.position), _bytes(r.allowed))
             elif isinstance(r, R.HarborTouch):
                 ck.add_harbor_touch(bool(r.require), [list(t) for t in r.touch])
+            elif isinstance(r, R.SlotPair):
+                ck.add_slot_pair(
+                    _bytes(r.forbidden),
+                    [int(a) for a in r.pairs[:, 0]],
+                    [int(b) for b in r.pairs[:, 1]],
+                )
+            elif isinstance(r, R.HarborBest):
+                ck.add_harbor_best([list(t) for t in r.touch], [int(w) for w in r.weights])
             else:
                 raise TypeError(f"{c.describe()}: unknown rule {r!r}")
     ck.finish()
@@ -303,8 +311,8 @@ def _maps_onto_itself(rule: R.Rule, perm: np.ndarray) -> bool:
     """Whether moving every hex h to ``perm[h]`` leaves ``rule`` unchanged (its instances as
     sets; an instance whose table is symmetric may map onto one listed in another order).
     Unary rules are compared as a set by the caller."""
-    if isinstance(rule, R.ResourceSum):
-        return True
+    if isinstance(rule, (R.ResourceSum, R.SlotPair)):
+        return True  # no hex positions (the harbors stay when the land turns)
     if isinstance(rule, (R.PairRule, R.PairCount)):
         table = rule.forbidden if isinstance(rule, R.PairRule) else rule.counted
         pairs = np.asarray(rule.pairs)
