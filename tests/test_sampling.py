@@ -40,6 +40,13 @@ SMALL = {
         {"name": "fixed", "terrain": SEED_TERRAIN_NAMES},
         {"name": "harbor-resource-access", "mode": "forbid"},
     ],
+    # 411 harbor arrangements on the seed's board: no 2:1 harbor beside its resource's richest
+    # hex, no two 3:1 harbors on neighbouring slots
+    "harbors-best-spaced": [
+        {"name": "fixed", "terrain": SEED_TERRAIN_NAMES, "numbers": [0, *SEED_NUMBERS[1:]]},
+        {"name": "harbor-best-hex"},
+        {"name": "harbor-spacing"},
+    ],
     # 9,870 tile layouts under the seed's tokens (the desert stays where the token is missing)
     "tiles-under-tokens": [
         {"name": "fixed", "numbers": [None, *SEED_NUMBERS[1:]]},
@@ -47,7 +54,12 @@ SMALL = {
         {"name": "resources-never-adjacent"},
     ],
 }
-SMALL_COUNTS = {"harbors-require": 46, "harbors-forbid": 2434, "tiles-under-tokens": 9870}
+SMALL_COUNTS = {
+    "harbors-require": 46,
+    "harbors-forbid": 2434,
+    "harbors-best-spaced": 411,
+    "tiles-under-tokens": 9870,
+}
 
 
 def _rows(boards) -> np.ndarray:
@@ -166,7 +178,7 @@ def _frequencies(cset, rows: np.ndarray) -> tuple[np.ndarray, int]:
     return np.bincount(hits, minlength=listing.count), listing.count
 
 
-@pytest.mark.parametrize("name", ["harbors-require", "harbors-forbid"])
+@pytest.mark.parametrize("name", ["harbors-require", "harbors-forbid", "harbors-best-spaced"])
 def test_chains_draw_uniformly_from_small_harbor_sets(name):
     cset = make_set(name, SMALL[name])
     boards, report = sample_uniform(cset, 3000, np.random.default_rng(5), method="chain")

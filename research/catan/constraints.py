@@ -192,9 +192,10 @@ def _coerce(cname: str, key: str, p: Param, value: Any) -> Any:
     if p.kind == "token-list":
         if value is None:
             return None
-        if not isinstance(value, list) or not all(v is None or v in NUMBERS for v in value):
+        if not isinstance(value, list) or not all(v is None or v in (0, *NUMBERS) for v in value):
             raise ConstraintError(
-                f"{where}: expected a list of token values (null on the desert); got {value!r}"
+                f"{where}: expected a list of token values, 0 (TOML has no null) or null on the "
+                f"desert; got {value!r}"
             )
         return tuple(0 if v is None else v for v in value)
     if p.kind == "ring-list":
@@ -669,7 +670,7 @@ class Fixed(Constraint):
     reads = frozenset()  # set per instance in _validate
     params = {
         "terrain": Param("terrain-list", None, "terrain name per hex (reading order)"),
-        "numbers": Param("token-list", None, "token per hex, null on the desert"),
+        "numbers": Param("token-list", None, "token per hex, 0 (or null) on the desert"),
         "harbors": Param("harbor-list", None, "harbor type per slot"),
     }
 
