@@ -107,10 +107,8 @@ def test_shipped_config_loads_and_plans(path: Path) -> None:
 def test_catan_constraints_config_asks_the_motivating_question() -> None:
     config = load_experiment(ROOT / "experiments" / "catan-constraints.toml")
     samplers = {c.name: c.sampler for c in config.conditions}
-    assert samplers == {
-        "random": "uniform", "official": "uniform", "seed-2019": "solver",
-        "balanced": "solver", "tournament": "uniform", "clumpy": "uniform",
-    }
+    assert set(samplers) == {"random", "official", "seed-2019", "balanced", "tournament", "clumpy"}
+    assert set(samplers.values()) == {"uniform"}  # every condition uniform: no sampler confound
     assert (config.setups, config.games_per_setup) == (50, 20)
     seats = {lineup.name: set(lineup.seats) for lineup in config.lineups}
     assert seats["greedy"] == {"greedy"} and seats["random"] == {"random"}

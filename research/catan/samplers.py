@@ -249,8 +249,6 @@ def sample_uniform(
         uniform=True,
         method="mcmc",
         seconds=time.perf_counter() - start,
-        draws=pilot.draws,
-        accepted=pilot.accepted,
         chain=diag.as_dict(),
         notes=notes,
     )

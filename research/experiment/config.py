@@ -21,7 +21,8 @@ spec per seat), the rule options, the master seed, the metrics and the compariso
     [[conditions]]
     name = "official"              # optional; defaults to the constraints value
     constraints = "official"       # a shipped set, or a .toml path (relative to this file)
-    sampler = "uniform"            # Catan: uniform|solver|enumerate|optimise;
+    sampler = "uniform"            # Catan: uniform (exact or Markov chains; never the solver)
+                                   # |rejection|chain|solver (NOT uniform)|enumerate|optimise;
                                    # Gallery: auto|exact|rejection (default: uniform / auto)
     params = { "red-numbers-apart.numbers" = [6, 8] }   # optional parameter overrides
     # objective = "pip-spread"     # optimise only; time_limit = 10.0: solver/optimise only
@@ -41,9 +42,10 @@ spec per seat), the rule options, the master seed, the metrics and the compariso
 
 Every value is checked when the file is loaded (:func:`load_experiment`); a
 :class:`ConfigError` names the file, the key and the allowed values, e.g.
-``exp.toml: key 'conditions[2].sampler': 'solvr' is not one of uniform, solver, enumerate,
-optimise``. Constraint / deal sets are loaded (with their parameter overrides), agent specs
-are parsed by the game's agent registry, options are built into the game's options class.
+``exp.toml: key 'conditions[2].sampler': 'solvr' is not one of uniform, rejection, chain,
+solver, enumerate, optimise``. Constraint / deal sets are loaded (with their parameter
+overrides), agent specs are parsed by the game's agent registry, options are built into the
+game's options class.
 
 **Which games are played** (:func:`plan_games`). Let ``S`` be the setups per condition and ``G``
 the games per setup. Each condition has ``S * G`` *slots*; slot ``j`` is game ``g = j // S`` on
@@ -558,11 +560,11 @@ def _condition(
         except ConstraintSetError as exc:
             raise src.fail(where + "params", str(exc)) from None
         assert isinstance(cset, ConstraintSet)
-        if sampler == "uniform" and not cset.has_python_faces:
+        if sampler in ("uniform", "rejection", "chain") and not cset.has_python_faces:
             raise src.fail(
                 where + "sampler",
-                f"'uniform' needs a Python face for every constraint, and {cset.label} has raw "
-                f"MiniZinc constraints; use 'solver', 'enumerate' or 'optimise'",
+                f"'{sampler}' needs a Python face for every constraint, and {cset.label} has "
+                f"raw MiniZinc constraints; use 'solver' (NOT uniform), 'enumerate' or 'optimise'",
             )
         if sampler == "optimise":
             objective = src.choice(entry, "objective", where, list(OBJECTIVES), DEFAULT_OBJECTIVE)

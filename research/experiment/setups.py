@@ -38,8 +38,10 @@ class ConditionSetups:
         condition: the condition's name.
         setups: the boards or deals, index ``s`` is setup ``s`` of the plan.
         seed: the seed they were generated from.
-        sampler: the sampler (method) actually used.
-        uniform: whether that sampler draws uniformly from the satisfying setups.
+        sampler: the sampler asked for, and the method it used when it chose one (e.g.
+            ``uniform (mcmc)``).
+        uniform: whether that sampler draws uniformly from the satisfying setups (exactly, or
+            by Markov chains whose diagnostics passed: ``chain`` holds them).
         acceptance: the share of fair shuffles that satisfy the set, when the sampler knows it
             (measured by rejection, or exact), else None.
         seconds: generation time (wall clock).
@@ -54,6 +56,7 @@ class ConditionSetups:
     acceptance: float | None = None
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    chain: dict[str, Any] | None = None
 
     def summary(self) -> dict[str, Any]:
         """JSON-ready: everything but the setups themselves."""
@@ -66,6 +69,7 @@ class ConditionSetups:
             "acceptance": self.acceptance,
             "seconds": round(self.seconds, 3),
             "notes": list(self.notes),
+            "chain": self.chain,
         }
 
 
@@ -92,15 +96,19 @@ def generate_condition(config: ExperimentConfig, name: str) -> ConditionSetups:
                 f"the {cond.sampler} sampler gave {len(boards)} board(s), not "
                 f"{config.setups}: games are spread over those"
             )
+        sampler = cond.sampler
+        if report.method and report.method != cond.sampler:
+            sampler = f"{cond.sampler} ({report.method})"
         return ConditionSetups(
             name,
             list(boards),
             seed,
-            cond.sampler,
+            sampler,
             report.uniform,
             report.acceptance,
             report.seconds,
             notes,
+            report.chain,
         )
     assert isinstance(cset, DealSet) and isinstance(config.options, GalleryOptions)
     deals, dreport = generate_deals(
