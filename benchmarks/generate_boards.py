@@ -1,8 +1,9 @@
-"""Boards per second for `official` and `balanced`, with every sampler and the naive way.
+"""Boards per second for `official` and `balanced`: rejection, the solver samplers, the naive way.
 
-One run prints a table: for each constraint set, each sampler of
-`research.catan.generate.generate_boards` (uniform, solver, enumerate, optimise) and the naive
-way (one `minizinc` Python package call per board, i.e. the MiniZinc front end paid per board),
+One run prints a table: for each constraint set, the samplers of
+`research.catan.generate.generate_boards` this benchmark was made for (rejection, solver,
+enumerate, optimise; the uniform sampler's chains are measured by `sample_uniform.py`) and the
+naive way (one `minizinc` Python package call per board, the MiniZinc front end paid per board),
 the boards made, the wall-clock seconds, boards per second and the ratio to the naive way for
 that set. Then two lines check the issue's targets for `official`: at least 200 boards/s on
 one core, and at least 50x the naive way. They are figures, not asserts: timing is noisy and
@@ -60,7 +61,7 @@ class Budget:
     """How much work each benchmark does (default run, or --quick)."""
 
     uniform_n: int = 20_000
-    uniform_max_draws: int = 1_000_000  # shuffles before the uniform sampler gives up
+    uniform_max_draws: int = 1_000_000  # shuffles before rejection gives up
     solver_n: dict[str, int] = field(default_factory=lambda: {"official": 2_000, "balanced": 100})
     enumerate_n: int = 2_000  # the cap
     enumerate_limit: float = 10.0  # seconds of search
@@ -121,8 +122,6 @@ def measure_sampler(
 ) -> dict:
     """Time one `generate_boards` call, as the CLI would make it."""
     cset = load_constraint_set(cset_name)
-    if sampler == "uniform":
-        _watch_uniform_fallback(progress)
     start = time.perf_counter()
     boards, report = generate_boards(cset, n, sampler, seed, **kwargs)
     seconds = time.perf_counter() - start
@@ -137,25 +136,6 @@ def measure_sampler(
         "optimal": report.optimal,
         "notes": list(report.notes),
     }
-
-
-def _watch_uniform_fallback(progress: Callable[[str], None]) -> None:
-    """Tell the parent when the uniform sampler gives up on rejection and starts enumerating.
-
-    Observation only (the worker is a throwaway fork): without it a uniform run that the
-    deadline kills could not say where its time went.
-    """
-    from research.catan import samplers
-
-    original = getattr(samplers, "enumerate_boards", None)
-    if original is None:
-        return
-
-    def watched(*args, **kwargs):
-        progress("fallback")
-        return original(*args, **kwargs)
-
-    samplers.enumerate_boards = watched
 
 
 def measure_naive(
@@ -337,9 +317,15 @@ def plan(budget: Budget, seed: int) -> list[tuple[str, str, Callable, tuple, flo
         rows += [
             (
                 name,
-                "uniform",
+                "rejection",
                 measure_sampler,
-                (name, "uniform", budget.uniform_n, seed, {"max_draws": budget.uniform_max_draws}),
+                (
+                    name,
+                    "rejection",
+                    budget.uniform_n,
+                    seed,
+                    {"max_draws": budget.uniform_max_draws},
+                ),
                 budget.deadline["uniform"],
             ),
             (
@@ -382,7 +368,7 @@ def plan(budget: Budget, seed: int) -> list[tuple[str, str, Callable, tuple, flo
 
 def describe(sampler: str, result: dict, budget: Budget) -> str:
     """The note column: what the number means for this sampler."""
-    if sampler == "uniform":
+    if sampler == "rejection":
         acc = result.get("acceptance")
         note = f"acceptance {acc:.3f}" if acc is not None else "exact draws from an enumeration"
     elif sampler == "solver":
@@ -419,19 +405,11 @@ def measure(budget: Budget, seed: int, log) -> list[Row]:
         start = time.perf_counter()
         try:
             result = run_with_deadline(fn, args, deadline)
-        except Deadline as late:
-            if sampler == "uniform" and "fallback" in late.events:
-                row.failed = (
-                    f"n/a: acceptance too low for rejection; the enumeration "
-                    f"fallback was still running at the {deadline:g} s deadline"
-                )
-            else:
-                row.failed = f"n/a: no result within the {deadline:g} s deadline"
+        except Deadline:
+            row.failed = f"n/a: no result within the {deadline:g} s deadline"
         except WorkerFailed as exc:
             if exc.expected:
                 row.failed = f"n/a: {short_reason(exc.text)}"
-                if sampler == "uniform" and "enumerated" in exc.text:
-                    row.failed += "; nor could the space be enumerated in time"
             else:
                 row.failed = f"error: {exc.kind}: {short_reason(exc.text, 120)}"
                 row.crashed = True
@@ -472,7 +450,7 @@ def table(rows: list[Row]) -> str:
     head = ("set", "sampler", "boards", "seconds", "boards/s", "vs naive", "uniform", "note")
     lines = []
     for r in rows:
-        uniform = "yes" if r.sampler == "uniform" else "no"
+        uniform = "yes" if r.sampler == "rejection" else "no"
         if r.failed:
             lines.append((r.cset, r.sampler, "-", f"{r.seconds:.2f}", "-", "-", uniform, r.failed))
             continue

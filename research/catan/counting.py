@@ -96,7 +96,7 @@ class Count:
     @property
     def tightness(self) -> float:
         """-log10 of the share of fair shuffles that satisfy the set (0 = no constraint)."""
-        return -math.log10(self.share) if self.boards > 0 else math.inf
+        return max(0.0, -math.log10(self.share)) if self.boards > 0 else math.inf
 
     def summary(self) -> str:
         def num(x: float) -> str:

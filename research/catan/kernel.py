@@ -132,6 +132,8 @@ class Checker:
         self.hex_slots: list[list[int]] = []  # [hex] -> slots whose harbor touches it
         self.has_counts = False
         self.has_globals = False  # counts or per-resource sums: rules that read the whole board
+        self.every_hex = [True] * n_hexes  # "all assigned", for checks of complete boards
+        self.every_slot = [True] * n_slots
 
     # -- building --------------------------------------------------------------------------
 
@@ -351,31 +353,8 @@ class Checker:
         return True
 
     def _slot(self, t: list[int], n: list[int], hb: list[int], s: int) -> bool:
-        for allowed in self.unary[PART_HARBORS][s]:
-            if not allowed[hb[s]]:
-                return False
-        code = hb[s]
-        pairs_here = self.slot_pairs[s]
-        for r in range(len(pairs_here)):
-            table = self.slot_table[r]
-            for p in pairs_here[r]:
-                other = hb[p >> 1]
-                if table[code * 6 + other] if p & 1 else table[other * 6 + code]:
-                    return False
-        if code == 0:
-            return True
-        for r in range(len(self.best_touch)):
-            if not self._best(t, n, r, s, code):
-                return False
-        for r in range(len(self.touch)):
-            own = False
-            for h in self.touch[r][s]:
-                if t[h] == code - 1:
-                    own = True
-                    break
-            if own != self.touch_require[r]:
-                return False
-        return True
+        """Rules at harbor slot ``s`` of a complete board."""
+        return self._slot_partial(t, n, hb, self.every_hex, self.every_hex, self.every_slot, s)
 
     def _best(self, t: list[int], n: list[int], r: int, s: int, code: int) -> bool:
         """Best-hex rule ``r`` at slot ``s`` holding harbor ``code`` > 0."""
@@ -391,37 +370,10 @@ class Checker:
         return True
 
     def _globals(self, t: list[int], n: list[int], hb: list[int]) -> bool:
-        """Counts, per-resource sums and best hexes: read the whole board."""
-        for r in range(len(self.best_touch)):
-            for s in range(self.n_slots):
-                if hb[s] and not self._best(t, n, r, s, hb[s]):
-                    return False
-        if self.has_counts:
-            for r in range(len(self.pair_kind)):
-                lo = self.pair_lo[r]
-                if lo < 0:
-                    continue
-                kind = self.pair_kind[r]
-                size = self.pair_size[r]
-                table = self.pair_table[r]
-                count = 0
-                a = self.pair_a[r]
-                b = self.pair_b[r]
-                for i in range(len(a)):
-                    if table[self._code(kind, t, n, a[i]) * size + self._code(kind, t, n, b[i])]:
-                        count += 1
-                if count < lo or count > self.pair_hi[r]:
-                    return False
-        for r in range(len(self.res_list)):
-            weight = self.res_weight[r]
-            for res in self.res_list[r]:
-                total = 0
-                for h in range(self.n_hexes):
-                    if t[h] == res:
-                        total += weight[n[h]]
-                if total < self.res_lo[r] or total > self.res_hi[r]:
-                    return False
-        return True
+        """Counts, per-resource sums and best hexes of a complete board."""
+        return self._globals_partial(
+            t, n, hb, self.every_hex, self.every_hex, self.every_slot, True
+        )
 
     # -- partial boards (enumeration) -------------------------------------------------------
 
@@ -546,7 +498,7 @@ class Checker:
                     return False
         if code == 0:
             return True
-        if self.best_touch and all(have_t) and all(have_n):
+        if self.best_touch and (have_t is self.every_hex or (all(have_t) and all(have_n))):
             for r in range(len(self.best_touch)):
                 if not self._best(t, n, r, s, code):
                     return False
@@ -574,8 +526,11 @@ class Checker:
         have_h: list[bool],
         last: bool,
     ) -> bool:
-        if last and self.best_touch and not self._globals(t, n, hb):
-            return False
+        if last:
+            for r in range(len(self.best_touch)):
+                for s in range(self.n_slots):
+                    if hb[s] and not self._best(t, n, r, s, hb[s]):
+                        return False
         if self.has_counts:
             for r in range(len(self.pair_kind)):
                 lo = self.pair_lo[r]
@@ -1015,9 +970,21 @@ class Search:
         self.randomise = rng is not None
         if rng is not None:
             self.rng = rng
+        self._begin(n, len(hb))
+        if not (self.terrain or self.numbers or self.harbors):
+            if self.ck.full(t, n, hb):
+                self.found = 1
+                self._keep(t, n, hb)
+            return True
+        self._dfs(t, n, hb, PART_TERRAIN)
+        return not self.stop
+
+    def _begin(self, n: list[int], s_count: int) -> None:
+        """Nothing assigned yet: the searched positions open, their domains from the unary
+        rules (no token 0 but on the desert, which gets it separately; with given tokens, the
+        desert only where the token is missing)."""
         ck = self.ck
-        h_count = len(t)
-        s_count = len(hb)
+        h_count = len(n)
         self.have = [
             [not self.terrain] * h_count,
             [not self.numbers] * h_count,
@@ -1035,13 +1002,6 @@ class Search:
                 else:
                     self.dom[PART_TERRAIN][h] &= ~(1 << self.desert)
         self.trail = []
-        if not (self.terrain or self.numbers or self.harbors):
-            if ck.full(t, n, hb):
-                self.found = 1
-                self._keep(t, n, hb)
-            return True
-        self._dfs(t, n, hb, PART_TERRAIN)
-        return not self.stop
 
     def _keep(self, t: list[int], n: list[int], hb: list[int]) -> None:
         if len(self.kept) < self.keep_limit * (len(t) * 2 + len(hb)):
@@ -1128,24 +1088,7 @@ class Search:
         node a value uniformly among those forward checking leaves. Returns the product of the
         numbers of values met on the way when it reaches a board, else 0: an unbiased estimate
         of the number of boards (its mean over many descents converges to the count)."""
-        h_count = len(t)
-        self.have = [
-            [not self.terrain] * h_count,
-            [not self.numbers] * h_count,
-            [not self.harbors] * len(hb),
-        ]
-        self.dom = [
-            [_allowed(self.ck.unary[PART_TERRAIN][h], 6) for h in range(h_count)],
-            [_allowed(self.ck.unary[PART_NUMBERS][h], TOKEN_CODES) & ~1 for h in range(h_count)],
-            [_allowed(self.ck.unary[PART_HARBORS][s], 6) for s in range(len(hb))],
-        ]
-        if self.tokens_given:
-            for h in range(h_count):
-                if n[h] == 0:
-                    self.dom[PART_TERRAIN][h] &= 1 << self.desert
-                else:
-                    self.dom[PART_TERRAIN][h] &= ~(1 << self.desert)
-        self.trail = []
+        self._begin(n, len(hb))
         saved = [list(self.left[0]), list(self.left[1]), list(self.left[2])]
         try:
             return self._descend(t, n, hb, rng)

@@ -196,39 +196,17 @@ def sample_uniform(
     exact_list = space.parts == ("terrain",) and not space.tokens_given
     if method == "auto" and exact_list and terrain_list is not None:
         t, tokens, harbors = space.template()
-        rows = np.tile(np.array(t + tokens + harbors, dtype=np.int8), (n, 1))
-        rows[:, : space.geo.layout.n_hexes] = terrain_list[rng.integers(0, len(terrain_list), n)]
-        report = SampleReport(
-            "uniform",
-            uniform=True,
-            method="enumeration",
-            seconds=time.perf_counter() - start,
-            exhausted=True,
-            notes=[
-                f"exact: drew uniformly from all {len(terrain_list):,} terrain layouts of the "
-                f"set, listed depth-first"
-            ],
-        )
-        return _complete(space, rows, rng), report
+        pool = np.tile(np.array(t + tokens + harbors, dtype=np.int8), (len(terrain_list), 1))
+        pool[:, : space.geo.layout.n_hexes] = terrain_list
+        return _from_list(space, pool, "terrain layouts of the set", n, rng, start)
     if method == "auto":
         listing = enumerate_space(space, keep=settings.list_limit, node_limit=settings.list_nodes)
         if listing.exhausted:
             if not listing.count:
                 raise SamplingError(f"{cset.label} is unsatisfiable: no board satisfies it")
             if listing.count <= settings.list_limit:
-                rows = listing.boards[rng.integers(0, listing.count, size=n)]
-                report = SampleReport(
-                    "uniform",
-                    uniform=True,
-                    method="enumeration",
-                    seconds=time.perf_counter() - start,
-                    exhausted=True,
-                    notes=[
-                        f"exact: drew uniformly from all {listing.count:,} boards of the set "
-                        f"(over {', '.join(space.parts)}), listed depth-first"
-                    ],
-                )
-                return _complete(space, rows, rng), report
+                what = f"boards of the set (over {', '.join(space.parts)})"
+                return _from_list(space, listing.boards, what, n, rng, start)
     starts = _starts(cset, space, pilot, settings.chain.starts, rng)
     try:
         rows, diag = run_chains(
@@ -251,6 +229,22 @@ def sample_uniform(
         seconds=time.perf_counter() - start,
         chain=diag.as_dict(),
         notes=notes,
+    )
+    return _complete(space, rows, rng), report
+
+
+def _from_list(
+    space: Space, pool: np.ndarray, what: str, n: int, rng: np.random.Generator, start: float
+) -> tuple[list[Board], SampleReport]:
+    """``n`` exact uniform draws (with replacement) from every board of the set, ``pool``."""
+    rows = pool[rng.integers(0, len(pool), size=n)]
+    report = SampleReport(
+        "uniform",
+        uniform=True,
+        method="enumeration",
+        seconds=time.perf_counter() - start,
+        exhausted=True,
+        notes=[f"exact: drew uniformly from all {len(pool):,} {what}, listed depth-first"],
     )
     return _complete(space, rows, rng), report
 
