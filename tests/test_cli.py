@@ -216,3 +216,24 @@ def test_exhibits_answers_and_replays_in_the_engine(capsys):
     text = capsys.readouterr().out
     assert "2 players, objective max-score:" in text and "not proven" in text
     assert "replay: the rules engine accepted all" in text
+
+
+def test_count_replicates_the_seed_and_states_the_share(tmp_path):
+    proc = run_cli("count", "-c", "seed-2019-tiles")
+    assert proc.returncode == 0, proc.stderr
+    assert "depth-first (exact)" in proc.stdout
+    assert "over the constrained parts (terrain): 96" in proc.stdout
+    assert "tightness -log10(share) = 9.41" in proc.stdout
+    (tmp_path / "raw.toml").write_text(
+        '[[constraint]]\nname = "minizinc"\ncode = "terrain[1] != terrain[19]"\n'
+    )
+    proc = run_cli("count", "-c", str(tmp_path / "raw.toml"))
+    assert proc.returncode == 2 and "no Python face" in proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
+
+
+def test_generate_says_which_method_drew_the_boards(tmp_path):
+    out = tmp_path / "b.jsonl"
+    proc = run_cli("generate", "catan", "-c", "seed-2019-tiles", "-n", "5", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "distribution: uniform (enumeration, exact)" in proc.stdout
