@@ -6,7 +6,7 @@ the reference: a compiled module is used only while its source is unchanged sinc
 source of every compiled module of that package, with a warning, when one no longer matches).
 Compiled games are move for move the games of the source, and compiled chains step for step the
 chains of the source (tests/test_compiled.py, tests/test_chain.py); games are about twice as
-fast compiled, the kernel's checks and chain steps about thirty times.
+fast compiled, the kernel's chain steps about six times.
 
 LUDOLAB_PURE_PYTHON=1 at install time skips compiling (a machine without a C compiler); at run
 time it makes the package ignore whatever was compiled.
