@@ -93,6 +93,7 @@ class Checker:
         self.pair_b: list[list[int]] = []
         self.pair_lo: list[int] = []  # -1 for a forbidding rule; counts: bounds
         self.pair_hi: list[int] = []
+        self.pair_same_terrain: list[bool] = []
         # triple rules
         self.tri_kind: list[int] = []
         self.tri_size: list[int] = []
@@ -149,6 +150,14 @@ class Checker:
         self.pair_b.append(b)
         self.pair_lo.append(lo)
         self.pair_hi.append(hi)
+        # A tile rule that flags only pairs of one terrain (per-resource rules) need not look
+        # at partners of another terrain: the commonest case, skipped by one comparison.
+        same_terrain = kind == KIND_TILE
+        for code in range(len(table) if kind == KIND_TILE else 0):
+            if table[code] and code // size // TOKEN_CODES != code % size // TOKEN_CODES:
+                same_terrain = False
+                break
+        self.pair_same_terrain.append(same_terrain)
         if lo >= 0:
             self.has_counts = True
             self.has_globals = True
@@ -300,9 +309,12 @@ class Checker:
             table = self.pair_table[r]
             if kind == KIND_TILE:
                 mine = t[h] * TOKEN_CODES + n[h]
+                terrain = t[h] if self.pair_same_terrain[r] else -1
                 for p in partners:
                     other = p >> 1
                     if other == skip or (skip == h and other < h):
+                        continue
+                    if terrain >= 0 and t[other] != terrain:
                         continue
                     theirs = t[other] * TOKEN_CODES + n[other]
                     if p & 1:
@@ -1046,6 +1058,8 @@ class Search:
                 available |= 1 << v
         have = self.have[phase]
         dom = self.dom[phase]
+        if phase == PART_NUMBERS and not self._supply(left, have, dom):
+            return
         best = -1
         best_size = 99
         for i in range(len(have)):
@@ -1170,6 +1184,24 @@ class Search:
                 ):
                     return 0.0
         return weight if self.ck.full(t, n, hb) else 0.0
+
+    def _supply(self, left: list[int], have: list[bool], dom: list[int]) -> bool:
+        """Every value still to place has as many open positions that allow it (a necessary
+        condition: a value short of places cannot all be placed)."""
+        for v in range(len(left)):
+            need = left[v]
+            if need <= 0:
+                continue
+            bit = 1 << v
+            places = 0
+            for i in range(len(have)):
+                if not have[i] and dom[i] & bit:
+                    places += 1
+                    if places >= need:
+                        break
+            if places < need:
+                return False
+        return True
 
     def _place_desert_token(self, t: list[int], n: list[int], hb: list[int]) -> None:
         """Entering the token phase: the desert's hex gets no token, then search on."""

@@ -199,7 +199,10 @@ def sample_uniform(
         pool = np.tile(np.array(t + tokens + harbors, dtype=np.int8), (len(terrain_list), 1))
         pool[:, : space.geo.layout.n_hexes] = terrain_list
         return _from_list(space, pool, "terrain layouts of the set", n, rng, start)
-    if method == "auto":
+    # A set with many tile layouts and more parts to place has far more boards than a list
+    # could hold: no point trying to list it.
+    many_layouts = terrain_list is not None and len(terrain_list) * 10 > settings.list_limit
+    if method == "auto" and not many_layouts:
         listing = enumerate_space(space, keep=settings.list_limit, node_limit=settings.list_nodes)
         if listing.exhausted:
             if not listing.count:

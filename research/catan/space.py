@@ -45,55 +45,73 @@ def _bytes(table: np.ndarray) -> bytes:
     return np.ascontiguousarray(table, dtype=np.uint8).tobytes()
 
 
+def _merged(rules: list[R.Rule]) -> list[R.Rule]:
+    """The rules, with pair rules of one kind over the same pairs merged into one rule whose
+    table forbids what any of them forbids (the same verdicts, half the pair loops for sets
+    such as `balanced`)."""
+    out: list[R.Rule] = []
+    merged: dict[tuple[str, bytes], int] = {}
+    for r in rules:
+        if isinstance(r, R.PairRule):
+            key = (r.kind, np.ascontiguousarray(r.pairs, dtype=np.int64).tobytes())
+            if key in merged:
+                first = out[merged[key]]
+                assert isinstance(first, R.PairRule)
+                out[merged[key]] = R.PairRule(r.kind, r.pairs, first.forbidden | r.forbidden)
+                continue
+            merged[key] = len(out)
+        out.append(r)
+    return out
+
+
 def checker_for(constraints: list, n_hexes: int, n_slots: int) -> kernel.Checker:
     """The kernel checker of ``constraints`` (library constraints: each gives its rules)."""
     ck = kernel.Checker(n_hexes, n_slots)
-    for c in constraints:
-        for r in c.rules():
-            if isinstance(r, (R.PairRule, R.PairCount)):
-                table = r.forbidden if isinstance(r, R.PairRule) else r.counted
-                lo, hi = (-1, -1) if isinstance(r, R.PairRule) else (r.lo, r.hi)
-                ck.add_pair(
-                    _KIND[r.kind],
-                    R.CODE_SIZE[r.kind],
-                    _bytes(table),
-                    [int(a) for a in r.pairs[:, 0]],
-                    [int(b) for b in r.pairs[:, 1]],
-                    lo,
-                    hi,
-                )
-            elif isinstance(r, R.TripleRule):
-                ck.add_triple(
-                    _KIND[r.kind],
-                    R.CODE_SIZE[r.kind],
-                    _bytes(r.forbidden),
-                    [int(h) for h in np.asarray(r.triples).ravel()],
-                )
-            elif isinstance(r, R.GroupSum):
-                ck.add_group_sum(
-                    [list(g) for g in r.groups],
-                    list(r.constants),
-                    [int(w) for w in r.weights],
-                    int(r.hi),
-                )
-            elif isinstance(r, R.ResourceSum):
-                ck.add_resource_sum(
-                    list(r.resources), [int(w) for w in r.weights], int(r.lo), int(r.hi)
-                )
-            elif isinstance(r, R.Unary):
-                ck.add_unary(_PART[r.part], int(r.position), _bytes(r.allowed))
-            elif isinstance(r, R.HarborTouch):
-                ck.add_harbor_touch(bool(r.require), [list(t) for t in r.touch])
-            elif isinstance(r, R.SlotPair):
-                ck.add_slot_pair(
-                    _bytes(r.forbidden),
-                    [int(a) for a in r.pairs[:, 0]],
-                    [int(b) for b in r.pairs[:, 1]],
-                )
-            elif isinstance(r, R.HarborBest):
-                ck.add_harbor_best([list(t) for t in r.touch], [int(w) for w in r.weights])
-            else:
-                raise TypeError(f"{c.describe()}: unknown rule {r!r}")
+    for r in _merged([r for c in constraints for r in c.rules()]):
+        if isinstance(r, (R.PairRule, R.PairCount)):
+            table = r.forbidden if isinstance(r, R.PairRule) else r.counted
+            lo, hi = (-1, -1) if isinstance(r, R.PairRule) else (r.lo, r.hi)
+            ck.add_pair(
+                _KIND[r.kind],
+                R.CODE_SIZE[r.kind],
+                _bytes(table),
+                [int(a) for a in r.pairs[:, 0]],
+                [int(b) for b in r.pairs[:, 1]],
+                lo,
+                hi,
+            )
+        elif isinstance(r, R.TripleRule):
+            ck.add_triple(
+                _KIND[r.kind],
+                R.CODE_SIZE[r.kind],
+                _bytes(r.forbidden),
+                [int(h) for h in np.asarray(r.triples).ravel()],
+            )
+        elif isinstance(r, R.GroupSum):
+            ck.add_group_sum(
+                [list(g) for g in r.groups],
+                list(r.constants),
+                [int(w) for w in r.weights],
+                int(r.hi),
+            )
+        elif isinstance(r, R.ResourceSum):
+            ck.add_resource_sum(
+                list(r.resources), [int(w) for w in r.weights], int(r.lo), int(r.hi)
+            )
+        elif isinstance(r, R.Unary):
+            ck.add_unary(_PART[r.part], int(r.position), _bytes(r.allowed))
+        elif isinstance(r, R.HarborTouch):
+            ck.add_harbor_touch(bool(r.require), [list(t) for t in r.touch])
+        elif isinstance(r, R.SlotPair):
+            ck.add_slot_pair(
+                _bytes(r.forbidden),
+                [int(a) for a in r.pairs[:, 0]],
+                [int(b) for b in r.pairs[:, 1]],
+            )
+        elif isinstance(r, R.HarborBest):
+            ck.add_harbor_best([list(t) for t in r.touch], [int(w) for w in r.weights])
+        else:
+            raise TypeError(f"unknown rule {r!r}")
     ck.finish()
     return ck
 
