@@ -31,11 +31,25 @@ N_SLOTS = len(LAYOUT.harbor_slots)
 
 # The 2019 seed's first board (its tile layout) and its unique marker layout at threshold 22.
 SEED_TERRAIN_NAMES = [
-    "desert", "lumber", "wool",
-    "brick", "grain", "ore", "lumber",
-    "ore", "wool", "brick", "wool", "grain",
-    "lumber", "grain", "ore", "brick",
-    "wool", "lumber", "grain",
+    "desert",
+    "lumber",
+    "wool",
+    "brick",
+    "grain",
+    "ore",
+    "lumber",
+    "ore",
+    "wool",
+    "brick",
+    "wool",
+    "grain",
+    "lumber",
+    "grain",
+    "ore",
+    "brick",
+    "wool",
+    "lumber",
+    "grain",
 ]
 SEED_TERRAIN = [TERRAINS.index(t) for t in SEED_TERRAIN_NAMES]
 SEED_NUMBERS = [0, 9, 6, 8, 5, 4, 11, 10, 3, 12, 5, 4, 8, 2, 3, 11, 9, 10, 6]
@@ -48,14 +62,17 @@ def library_text() -> str:
 # ----------------------------------------------------------------------------------------------
 # Board batches
 
+
 def tiles() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The standard layout's terrain tiles, number tokens and harbor types (sorted)."""
-    terrain = np.repeat(np.arange(len(TERRAINS)),
-                        [LAYOUT.resource_counts.get(t, 0) for t in TERRAINS])
+    terrain = np.repeat(
+        np.arange(len(TERRAINS)), [LAYOUT.resource_counts.get(t, 0) for t in TERRAINS]
+    )
     values = sorted(LAYOUT.number_counts)
     tokens = np.repeat(values, [LAYOUT.number_counts[v] for v in values])
-    harbors = np.repeat(np.arange(len(HARBOR_TYPES)),
-                        [LAYOUT.harbor_counts.get(h, 0) for h in HARBOR_TYPES])
+    harbors = np.repeat(
+        np.arange(len(HARBOR_TYPES)), [LAYOUT.harbor_counts.get(h, 0) for h in HARBOR_TYPES]
+    )
     return terrain, tokens, harbors
 
 
@@ -103,29 +120,51 @@ def generator_model(expr: str, parts: list[str], restarts: bool) -> str:
     values = sorted(LAYOUT.number_counts)
     n_desert = LAYOUT.resource_counts.get("desert", 0)
     fields = dict(
-        H=N_HEXES, S=N_SLOTS, T=len(TERRAINS) - 1, values=", ".join(map(str, [0, *values])),
+        H=N_HEXES,
+        S=N_SLOTS,
+        T=len(TERRAINS) - 1,
+        values=", ".join(map(str, [0, *values])),
         terrain_values=list(range(len(TERRAINS))),
         terrain_counts=[LAYOUT.resource_counts.get(t, 0) for t in TERRAINS],
         number_values=[0, *values],
         number_counts=[n_desert, *(LAYOUT.number_counts[v] for v in values)],
         harbor_values=list(range(len(HARBOR_TYPES))),
-        harbor_counts=[LAYOUT.harbor_counts.get(h, 0) for h in HARBOR_TYPES], desert=DESERT)
+        harbor_counts=[LAYOUT.harbor_counts.get(h, 0) for h in HARBOR_TYPES],
+        desert=DESERT,
+    )
     names = [VARIABLES[p] for p in parts]
     if restarts:
         search = f"int_search({' ++ '.join(names)}, dom_w_deg, indomain_random)"
     else:
-        search = "seq_search([" + ", ".join(
-            f"int_search({v}, first_fail, indomain_random)" for v in names) + "])"
-    return "\n".join([
-        'include "alldifferent.mzn";', 'include "global_cardinality.mzn";', library_text(),
-        *(GENERATOR_PARTS[p].format(**fields) for p in parts),
-        f"constraint {expr};", f"solve :: {search} satisfy;", ""])
+        search = (
+            "seq_search(["
+            + ", ".join(f"int_search({v}, first_fail, indomain_random)" for v in names)
+            + "])"
+        )
+    return "\n".join(
+        [
+            'include "alldifferent.mzn";',
+            'include "global_cardinality.mzn";',
+            library_text(),
+            *(GENERATOR_PARTS[p].format(**fields) for p in parts),
+            f"constraint {expr};",
+            f"solve :: {search} satisfy;",
+            "",
+        ]
+    )
 
 
-def solver_boards(constraints: tuple[Constraint, ...], n: int, seed: int, *,
-                  violating: tuple[Constraint, ...] = (), runs: int = 3, max_runs: int = 16,
-                  per_run: int = 50, failures: int = 20_000
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def solver_boards(
+    constraints: tuple[Constraint, ...],
+    n: int,
+    seed: int,
+    *,
+    violating: tuple[Constraint, ...] = (),
+    runs: int = 3,
+    max_runs: int = 16,
+    per_run: int = 50,
+    failures: int = 20_000,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Up to ``n`` boards whose parts read by ``constraints`` satisfy their MiniZinc faces, found
     by Gecode (fzn-gecode straight on the flattened model) and distinct in those parts; parts
     no constraint reads are fair shuffles (and then there are ``n`` boards, repeating
@@ -147,9 +186,10 @@ def solver_boards(constraints: tuple[Constraint, ...], n: int, seed: int, *,
     if violating:
         expr += " /\\ not (" + " /\\ ".join(f"({c.minizinc()})" for c in violating) + ")"
     rng = np.random.default_rng(seed)
-    fzn = {restarts: compile_model(generator_model(expr, parts, restarts),
-                                   label="test boards").fzn
-           for restarts in (False, True)}
+    fzn = {
+        restarts: compile_model(generator_model(expr, parts, restarts), label="test boards").fzn
+        for restarts in (False, True)
+    }
     found: dict[tuple, dict] = {}
     yields = {False: 0, True: 0}
     schedule = [False] * runs + [True] * runs
@@ -157,8 +197,14 @@ def solver_boards(constraints: tuple[Constraint, ...], n: int, seed: int, *,
         if len(found) >= n:
             break
         restarts = schedule[i] if i < len(schedule) else max(yields, key=yields.__getitem__)
-        flags = ["-r", str(int(rng.integers(1, 2**31 - 2))), "-n", str(per_run),
-                 "-fail", str(failures)]
+        flags = [
+            "-r",
+            str(int(rng.integers(1, 2**31 - 2))),
+            "-n",
+            str(per_run),
+            "-fail",
+            str(failures),
+        ]
         if restarts:
             flags += ["-restart", "luby", "-restart-scale", "100"]
         before = len(found)
@@ -173,8 +219,7 @@ def solver_boards(constraints: tuple[Constraint, ...], n: int, seed: int, *,
         solutions += [solutions[i] for i in rng.integers(0, len(solutions), n - len(solutions))]
     b = len(solutions)
     terrain, numbers, harbors = shuffles(rng, b)
-    decided = {p: np.array([s[VARIABLES[p]] for s in solutions], dtype=np.int64)
-               for p in parts}
+    decided = {p: np.array([s[VARIABLES[p]] for s in solutions], dtype=np.int64) for p in parts}
     terrain = decided["terrain"].reshape(b, N_HEXES) if "terrain" in decided else terrain
     if "numbers" in decided:
         numbers = decided["numbers"].reshape(b, N_HEXES)
@@ -192,8 +237,9 @@ def _fzn_run(fzn: str, flags: list[str], timeout: float = 20.0) -> list[dict]:
     return parse_solution_stream(proc.stdout).solutions
 
 
-def rejection_boards(constraints: tuple[Constraint, ...], n: int, seed: int,
-                     draws: int = 50_000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def rejection_boards(
+    constraints: tuple[Constraint, ...], n: int, seed: int, draws: int = 50_000
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Up to ``n`` fair shuffles (of ``draws``) that the Python faces accept."""
     t, nu, h = shuffles(np.random.default_rng(seed), draws)
     ok = np.ones(draws, dtype=bool)
@@ -203,8 +249,13 @@ def rejection_boards(constraints: tuple[Constraint, ...], n: int, seed: int,
     return t[keep], nu[keep], h[keep]
 
 
-def mutate(rng: np.random.Generator, terrain: np.ndarray, numbers: np.ndarray,
-           harbors: np.ndarray, copies: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def mutate(
+    rng: np.random.Generator,
+    terrain: np.ndarray,
+    numbers: np.ndarray,
+    harbors: np.ndarray,
+    copies: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``copies`` mutants of every board, each one to three small swaps that keep it valid:
     two hexes' terrain and number, two producing hexes' numbers, two producing hexes' terrain,
     or two harbor slots."""
@@ -271,8 +322,7 @@ def _items(text: str) -> list[str]:
 
 def predicate_definitions(name: str) -> list[str]:
     """Every definition of library predicate ``name`` (one per overload), without the ';'."""
-    return [item for item in _items(library_text())
-            if re.match(rf"predicate\s+{name}\s*\(", item)]
+    return [item for item in _items(library_text()) if re.match(rf"predicate\s+{name}\s*\(", item)]
 
 
 def overloaded_predicates() -> set[str]:
@@ -284,30 +334,48 @@ def overloaded_predicates() -> set[str]:
 def face_keys(expr: str) -> list[str]:
     """The verdicts :func:`minizinc_face` returns for ``expr``: ``ok`` (the library as it is)
     and ``ok_<predicate>_<k>`` for each definition k of an overloaded predicate it calls."""
-    return ["ok"] + [f"ok_{name}_{k}" for name in sorted(overloaded_predicates())
-                     if re.search(rf"\b{name}\(", expr)
-                     for k in range(len(predicate_definitions(name)))]
+    return ["ok"] + [
+        f"ok_{name}_{k}"
+        for name in sorted(overloaded_predicates())
+        if re.search(rf"\b{name}\(", expr)
+        for k in range(len(predicate_definitions(name)))
+    ]
 
 
 def batch_model(expr: str) -> str:
     """A model that judges every board of the data by ``expr``, see :func:`minizinc_face`."""
     fields = {"H": N_HEXES, "S": N_SLOTS}
-    wrappers = [WRAPPER.format(key="ok", definitions="", terrain_type="var ", expr=expr,
-                               **fields)]
+    wrappers = [WRAPPER.format(key="ok", definitions="", terrain_type="var ", expr=expr, **fields)]
     for key in face_keys(expr)[1:]:
         name, k = key[3:].rsplit("_", 1)
         renamed = f"{name}__{k}"
-        definition = re.sub(rf"predicate\s+{name}\s*\(", f"predicate {renamed}(",
-                            predicate_definitions(name)[int(k)], count=1)
+        definition = re.sub(
+            rf"predicate\s+{name}\s*\(",
+            f"predicate {renamed}(",
+            predicate_definitions(name)[int(k)],
+            count=1,
+        )
         # The terrain typed par, so that both a var- and a par-terrain definition apply.
-        wrappers.append(WRAPPER.format(
-            key=key, definitions=definition + ";", terrain_type="",
-            expr=re.sub(rf"\b{name}\(", f"{renamed}(", expr), **fields))
+        wrappers.append(
+            WRAPPER.format(
+                key=key,
+                definitions=definition + ";",
+                terrain_type="",
+                expr=re.sub(rf"\b{name}\(", f"{renamed}(", expr),
+                **fields,
+            )
+        )
     return BATCH_MODEL.format(library=library_text(), wrappers="".join(wrappers), **fields)
 
 
-def minizinc_face(expr: str, terrain: np.ndarray, numbers: np.ndarray, harbors: np.ndarray,
-                  *, label: str | None = None) -> dict[str, np.ndarray]:
+def minizinc_face(
+    expr: str,
+    terrain: np.ndarray,
+    numbers: np.ndarray,
+    harbors: np.ndarray,
+    *,
+    label: str | None = None,
+) -> dict[str, np.ndarray]:
     """Judge every board of the batch by the MiniZinc expression ``expr``, in ONE call.
 
     The boards are data, so MiniZinc evaluates ``expr`` (via the library's predicates) while
@@ -315,8 +383,12 @@ def minizinc_face(expr: str, terrain: np.ndarray, numbers: np.ndarray, harbors: 
     predicate MiniZinc picks the overload from the arguments at hand (here all data), so
     each definition is also judged on its own, under another name.
     """
-    data = {"B": len(terrain), "T": np.asarray(terrain, dtype=np.int64),
-            "N": np.asarray(numbers, dtype=np.int64), "HB": np.asarray(harbors, dtype=np.int64)}
+    data = {
+        "B": len(terrain),
+        "T": np.asarray(terrain, dtype=np.int64),
+        "N": np.asarray(numbers, dtype=np.int64),
+        "HB": np.asarray(harbors, dtype=np.int64),
+    }
     result = solve(batch_model(expr), data, label=label, model_name="faces.mzn")
     (solution,) = result.solutions
     return {k: np.array(v, dtype=bool) for k, v in solution.items() if k.startswith("ok")}

@@ -279,4 +279,3 @@ def snapshot(game: Game) -> dict[str, object]:
         else:
             state[key] = copy.deepcopy(value)
     return state
-

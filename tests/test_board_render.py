@@ -56,8 +56,9 @@ def test_pdf(tmp_path):
 
 def test_grid(tmp_path):
     boards = [random_board(s) for s in range(5)]
-    out = render_board_grid(boards, tmp_path / "grid.svg", titles=[f"b{i}" for i in range(5)],
-                            ncols=3)
+    out = render_board_grid(
+        boards, tmp_path / "grid.svg", titles=[f"b{i}" for i in range(5)], ncols=3
+    )
     texts = svg_texts(out)
     assert all(f"b{i}" in texts for i in range(5))
     assert texts.count("3:1") == 4 * 5
@@ -94,8 +95,9 @@ def test_failure_leaves_no_partial_file(tmp_path, monkeypatch):
 def test_failure_keeps_the_old_picture(tmp_path, monkeypatch):
     target = tmp_path / "board.png"
     target.write_bytes(b"old")
-    monkeypatch.setattr(plot_board, "_draw_board",
-                        lambda *a, **k: (_ for _ in ()).throw(RuntimeError("boom")))
+    monkeypatch.setattr(
+        plot_board, "_draw_board", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("boom"))
+    )
     with pytest.raises(RuntimeError, match="boom"):
         render_board(random_board(6), target)
     assert target.read_bytes() == b"old"
@@ -104,8 +106,13 @@ def test_failure_keeps_the_old_picture(tmp_path, monkeypatch):
 
 def test_robber_off_the_desert_still_draws(tmp_path):
     board = random_board(7)
-    moved = Board(board.terrain, board.numbers, board.harbors,
-                  next(h for h, n in enumerate(board.numbers) if n))
+    moved = Board(
+        board.terrain,
+        board.numbers,
+        board.harbors,
+        next(h for h, n in enumerate(board.numbers) if n),
+    )
     out = render_board(moved, tmp_path / "moved.svg")
     assert sorted(int(t) for t in svg_texts(out) if t.isdigit()) == sorted(
-        n for n in board.numbers if n)
+        n for n in board.numbers if n
+    )

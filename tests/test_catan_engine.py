@@ -139,9 +139,7 @@ def test_illegal_action_is_an_error_and_changes_nothing():
 def snapshot(state: dict) -> dict:
     """Comparable copy of a game's attributes (random streams by their state)."""
     return {
-        k: v.getstate() if hasattr(v, "getstate") else v
-        for k, v in state.items()
-        if k != "_legal"
+        k: v.getstate() if hasattr(v, "getstate") else v for k, v in state.items() if k != "_legal"
     }
 
 

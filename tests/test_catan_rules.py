@@ -95,7 +95,8 @@ def pass_turn(game: Game, d1: int = 1, d2: int = 1) -> None:
 def dev_plays(legal: list[int]) -> list[int]:
     """The development-card plays among ``legal``."""
     return [
-        a for a in legal
+        a
+        for a in legal
         if a in (A.PLAY_KNIGHT, A.PLAY_ROAD_BUILDING) or A.YEAR_OF_PLENTY <= a < A.MARITIME
     ]
 
@@ -816,9 +817,7 @@ def test_longest_trail_matches_brute_force_on_random_networks():
         game = new_game(2)
         nodes = {rng.randrange(54)}
         for _ in range(rng.randint(1, 15)):
-            frontier = [
-                e for v in nodes for e in T.node_paths[v] if game.road_owner[e] < 0
-            ]
+            frontier = [e for v in nodes for e in T.node_paths[v] if game.road_owner[e] < 0]
             e = rng.choice(frontier)
             game.road_owner[e] = 0
             game.roads_of[0].append(e)

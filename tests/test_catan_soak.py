@@ -18,8 +18,12 @@ from research.catan.constraint_set import load_constraint_set
 from research.catan.generate import generate_boards
 
 GAMES = int(os.environ.get("LUDOLAB_SOAK_GAMES", "60"))
-SETS = [("random", "uniform"), ("official", "uniform"), ("balanced", "solver"),
-        ("clumpy", "solver")]
+SETS = [
+    ("random", "uniform"),
+    ("official", "uniform"),
+    ("balanced", "solver"),
+    ("clumpy", "solver"),
+]
 MIXES = [
     ("random", "random", "random", "random"),
     ("greedy", "greedy", "greedy", "greedy"),

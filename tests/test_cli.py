@@ -15,16 +15,24 @@ from research.cli import main
 
 
 def run_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "research.cli", *args], capture_output=True,
-                          text=True, env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "research.cli", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def test_generate_is_reproducible_and_checked(tmp_path, capsys):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    assert main(["generate", "catan", "-c", "official", "-n", "50", "--seed", "7", "--out",
-                 str(a)]) == 0
-    assert main(["generate", "catan", "-c", "official", "-n", "50", "--seed", "7", "--out",
-                 str(b)]) == 0
+    assert (
+        main(["generate", "catan", "-c", "official", "-n", "50", "--seed", "7", "--out", str(a)])
+        == 0
+    )
+    assert (
+        main(["generate", "catan", "-c", "official", "-n", "50", "--seed", "7", "--out", str(b)])
+        == 0
+    )
     assert a.read_text() == b.read_text()
     boards = list(iter_boards(a))
     assert len(boards) == 50 and len({x.id for x in boards}) == 50
@@ -33,8 +41,21 @@ def test_generate_is_reproducible_and_checked(tmp_path, capsys):
 
 def test_seed_96_layouts_from_the_cli(tmp_path):
     out = tmp_path / "tiles.jsonl"
-    assert main(["generate", "catan", "-c", "seed-2019-tiles", "--sampler", "enumerate",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "generate",
+                "catan",
+                "-c",
+                "seed-2019-tiles",
+                "--sampler",
+                "enumerate",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     boards = list(iter_boards(out))
     assert len(boards) == 96
     assert len({b.terrain for b in boards}) == 96
@@ -54,12 +75,28 @@ def test_show_draws_a_board(tmp_path):
         (None, ["-c", "no-such-set"], "unknown constraint set 'no-such-set'; shipped sets:"),
         ("bad.toml", ["-c", "{dir}/bad.toml"], "bad.toml: not valid TOML"),
         ("unknown.toml", ["-c", "{dir}/unknown.toml"], "unknown constraint 'six-eight'"),
-        (None, ["-c", "official", "--param", "red-numbers-apart.colour=1"],
-         "has no parameter 'colour'"),
-        (None, ["-c", "seed-2019-markers", "--sampler", "enumerate", "--param",
-                "seed-2019-marker-threshold.threshold=21"], "unsatisfiable"),
-        (None, ["-c", "balanced", "--sampler", "rejection", "--max-draws", "100000", "-n", "5"],
-         "rejection sampling is too slow"),
+        (
+            None,
+            ["-c", "official", "--param", "red-numbers-apart.colour=1"],
+            "has no parameter 'colour'",
+        ),
+        (
+            None,
+            [
+                "-c",
+                "seed-2019-markers",
+                "--sampler",
+                "enumerate",
+                "--param",
+                "seed-2019-marker-threshold.threshold=21",
+            ],
+            "unsatisfiable",
+        ),
+        (
+            None,
+            ["-c", "balanced", "--sampler", "rejection", "--max-draws", "100000", "-n", "5"],
+            "rejection sampling is too slow",
+        ),
         ("raw.toml", ["-c", "{dir}/raw.toml"], "raw MiniZinc constraints, which have no Python"),
     ],
 )
@@ -80,8 +117,16 @@ def test_bad_generate_inputs_fail_cleanly(tmp_path, setup, args, message):
 
 def test_bad_board_file_names_file_and_field(tmp_path):
     board = tmp_path / "board.json"
-    board.write_text(json.dumps({"terrain": ["lumber"] * 19, "numbers": [None] * 19,
-                                 "harbors": ["generic"] * 9, "robber": 0}))
+    board.write_text(
+        json.dumps(
+            {
+                "terrain": ["lumber"] * 19,
+                "numbers": [None] * 19,
+                "harbors": ["generic"] * 9,
+                "robber": 0,
+            }
+        )
+    )
     png = tmp_path / "board.png"
     proc = run_cli("show", str(board), "--out", str(png))
     assert proc.returncode == 2
@@ -91,16 +136,31 @@ def test_bad_board_file_names_file_and_field(tmp_path):
 
 def test_missing_minizinc_says_how_to_install(tmp_path):
     out = tmp_path / "out.jsonl"
-    proc = run_cli("generate", "catan", "-c", "official", "--sampler", "solver", "--out",
-                   str(out), env={"LUDOLAB_MINIZINC": str(tmp_path / "nope" / "minizinc")})
+    proc = run_cli(
+        "generate",
+        "catan",
+        "-c",
+        "official",
+        "--sampler",
+        "solver",
+        "--out",
+        str(out),
+        env={"LUDOLAB_MINIZINC": str(tmp_path / "nope" / "minizinc")},
+    )
     assert proc.returncode == 2
     assert "apt-get install minizinc flatzinc" in proc.stderr
     assert not out.exists()
 
 
 def test_missing_output_folder(tmp_path):
-    proc = run_cli("generate", "catan", "-c", "official", "--out",
-                   str(Path(tmp_path) / "no" / "such" / "dir" / "b.jsonl"))
+    proc = run_cli(
+        "generate",
+        "catan",
+        "-c",
+        "official",
+        "--out",
+        str(Path(tmp_path) / "no" / "such" / "dir" / "b.jsonl"),
+    )
     assert proc.returncode == 2
     assert "does not exist" in proc.stderr
 
@@ -108,8 +168,25 @@ def test_missing_output_folder(tmp_path):
 def test_solver_sampler_is_reproducible(tmp_path):
     paths = [tmp_path / f"{k}.jsonl" for k in range(2)]
     for p in paths:
-        assert main(["generate", "catan", "-c", "tournament", "--sampler", "solver", "-n", "30",
-                     "--seed", "11", "--out", str(p)]) == 0
+        assert (
+            main(
+                [
+                    "generate",
+                    "catan",
+                    "-c",
+                    "tournament",
+                    "--sampler",
+                    "solver",
+                    "-n",
+                    "30",
+                    "--seed",
+                    "11",
+                    "--out",
+                    str(p),
+                ]
+            )
+            == 0
+        )
     assert paths[0].read_text() == paths[1].read_text()
 
 
@@ -121,16 +198,35 @@ def test_simulate_writes_one_row_per_game_and_is_reproducible(tmp_path, capsys):
     runs = []
     for name in ("a", "b"):
         out = tmp_path / f"{name}.parquet"
-        assert main(["simulate", "catan", "--boards", str(boards), "--agents",
-                     "random,random,random", "--games", "12", "--seed", "4", "--out",
-                     str(out)]) == 0
+        assert (
+            main(
+                [
+                    "simulate",
+                    "catan",
+                    "--boards",
+                    str(boards),
+                    "--agents",
+                    "random,random,random",
+                    "--games",
+                    "12",
+                    "--seed",
+                    "4",
+                    "--out",
+                    str(out),
+                ]
+            )
+            == 0
+        )
         runs.append(pd.read_parquet(out))
     text = capsys.readouterr().out
     assert "12 games on 3 boards" in text and "win rate" in text and "VP spread" in text
     a, b = runs
     assert len(a) == 12 and list(a["game"]) == list(range(12))
-    assert a.drop(columns=["vp_by_turn"]).astype(str).equals(
-        b.drop(columns=["vp_by_turn"]).astype(str))
+    assert (
+        a.drop(columns=["vp_by_turn"])
+        .astype(str)
+        .equals(b.drop(columns=["vp_by_turn"]).astype(str))
+    )
     ids = [x.id for x in iter_boards(boards)]
     assert list(a["board_id"]) == [ids[i % 3] for i in range(12)]
     assert a["seed"].nunique() == 12
@@ -166,8 +262,25 @@ def test_simulate_gallery_writes_games_and_reads_deals(tmp_path, capsys):
     deals = tmp_path / "deals.jsonl"
     write_deals([shuffled_deal(3, k) for k in range(4)], deals)
     out = tmp_path / "g.parquet"
-    assert main(["simulate", "gallery", "--players", "3", "--deals", str(deals), "--games", "10",
-                 "--seed", "2", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "gallery",
+                "--players",
+                "3",
+                "--deals",
+                str(deals),
+                "--games",
+                "10",
+                "--seed",
+                "2",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert "10 games of 3 players on deals from" in capsys.readouterr().out
     table = pd.read_parquet(out)
     assert len(table) == 10 and all(len(s) == 3 for s in table["final_scores"])
@@ -195,12 +308,44 @@ def test_simulate_gallery_errors(tmp_path, args, message):
 
 def test_generate_gallery_deals_feed_simulations(tmp_path, capsys):
     deals = tmp_path / "deals.jsonl"
-    assert main(["generate", "gallery", "--players", "3", "-c", "balanced-symbols", "-n", "6",
-                 "--seed", "4", "--out", str(deals)]) == 0
+    assert (
+        main(
+            [
+                "generate",
+                "gallery",
+                "--players",
+                "3",
+                "-c",
+                "balanced-symbols",
+                "-n",
+                "6",
+                "--seed",
+                "4",
+                "--out",
+                str(deals),
+            ]
+        )
+        == 0
+    )
     assert "6 deals for 3 players" in capsys.readouterr().out
     out = tmp_path / "g.parquet"
-    assert main(["simulate", "gallery", "--deals", str(deals), "--agents", "greedy,random,leader",
-                 "--games", "6", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "gallery",
+                "--deals",
+                str(deals),
+                "--agents",
+                "greedy,random,leader",
+                "--games",
+                "6",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert "6 games of 3 players" in capsys.readouterr().out
 
 

@@ -51,15 +51,27 @@ MIN_EACH = 50  # each verdict (True / False) must occur at least this often in a
 # (case id, constraint name, parameters)
 CASES: list[tuple[str, str, dict]] = [
     ("no-equal-resources-adjacent", "no-equal-resources-adjacent", {}),
-    ("no-equal-resources-adjacent/seed-block", "no-equal-resources-adjacent",
-     {"neighbourhood": "seed-2019-block"}),
-    ("no-equal-resources-adjacent/brick-ore", "no-equal-resources-adjacent",
-     {"resources": ["brick", "ore"]}),
-    ("no-equal-resources-adjacent/brick-ore/seed-block", "no-equal-resources-adjacent",
-     {"resources": ["brick", "ore"], "neighbourhood": "seed-2019-block"}),
+    (
+        "no-equal-resources-adjacent/seed-block",
+        "no-equal-resources-adjacent",
+        {"neighbourhood": "seed-2019-block"},
+    ),
+    (
+        "no-equal-resources-adjacent/brick-ore",
+        "no-equal-resources-adjacent",
+        {"resources": ["brick", "ore"]},
+    ),
+    (
+        "no-equal-resources-adjacent/brick-ore/seed-block",
+        "no-equal-resources-adjacent",
+        {"resources": ["brick", "ore"], "neighbourhood": "seed-2019-block"},
+    ),
     ("resources-never-adjacent", "resources-never-adjacent", {}),
-    ("resources-never-adjacent/seed-block", "resources-never-adjacent",
-     {"neighbourhood": "seed-2019-block"}),
+    (
+        "resources-never-adjacent/seed-block",
+        "resources-never-adjacent",
+        {"neighbourhood": "seed-2019-block"},
+    ),
     ("resources-never-adjacent/ore", "resources-never-adjacent", {"resources": ["ore"]}),
     ("equal-resource-pairs/min11", "equal-resource-pairs", {"min": 11}),
     ("equal-resource-pairs/max2", "equal-resource-pairs", {"max": 2}),
@@ -75,26 +87,40 @@ CASES: list[tuple[str, str, dict]] = [
     ("red-numbers-apart/2-6-8-12", "red-numbers-apart", {"numbers": [2, 6, 8, 12]}),
     ("red-numbers-apart/6", "red-numbers-apart", {"numbers": [6]}),
     ("no-equal-numbers-adjacent", "no-equal-numbers-adjacent", {}),
-    ("no-equal-numbers-adjacent/seed-block", "no-equal-numbers-adjacent",
-     {"neighbourhood": "seed-2019-block"}),
+    (
+        "no-equal-numbers-adjacent/seed-block",
+        "no-equal-numbers-adjacent",
+        {"neighbourhood": "seed-2019-block"},
+    ),
     ("red-numbers-on-different-resources", "red-numbers-on-different-resources", {}),
-    ("red-numbers-on-different-resources/2-5-12", "red-numbers-on-different-resources",
-     {"numbers": [2, 5, 12]}),
+    (
+        "red-numbers-on-different-resources/2-5-12",
+        "red-numbers-on-different-resources",
+        {"numbers": [2, 5, 12]},
+    ),
     ("different-numbers-within-resource", "different-numbers-within-resource", {}),
     ("intersection-cap/pips/all/11", "intersection-cap", {"max": 11}),
     ("intersection-cap/pips/all/12", "intersection-cap", {}),
     ("intersection-cap/pips/all/13", "intersection-cap", {"max": 13}),
-    ("intersection-cap/pips/three-hex/11", "intersection-cap",
-     {"max": 11, "scope": "three-hex"}),
+    ("intersection-cap/pips/three-hex/11", "intersection-cap", {"max": 11, "scope": "three-hex"}),
     ("intersection-cap/numbers/all/22", "intersection-cap", {"measure": "numbers", "max": 22}),
-    ("intersection-cap/numbers/three-hex/22", "intersection-cap",
-     {"measure": "numbers", "max": 22, "scope": "three-hex"}),
-    ("intersection-cap/numbers/three-hex/24", "intersection-cap",
-     {"measure": "numbers", "max": 24, "scope": "three-hex"}),
+    (
+        "intersection-cap/numbers/three-hex/22",
+        "intersection-cap",
+        {"measure": "numbers", "max": 22, "scope": "three-hex"},
+    ),
+    (
+        "intersection-cap/numbers/three-hex/24",
+        "intersection-cap",
+        {"measure": "numbers", "max": 24, "scope": "three-hex"},
+    ),
     ("resource-pips/9-13", "resource-pips", {"min": 9, "max": 13}),
     ("resource-pips/ore-min12", "resource-pips", {"resources": ["ore"], "min": 12}),
-    ("resource-pips/wool-grain-max10", "resource-pips",
-     {"resources": ["wool", "grain"], "max": 10}),
+    (
+        "resource-pips/wool-grain-max10",
+        "resource-pips",
+        {"resources": ["wool", "grain"], "max": 10},
+    ),
     ("harbor-resource-access/forbid", "harbor-resource-access", {"mode": "forbid"}),
     ("harbor-resource-access/require", "harbor-resource-access", {"mode": "require"}),
     ("harbor-best-hex", "harbor-best-hex", {}),
@@ -102,11 +128,28 @@ CASES: list[tuple[str, str, dict]] = [
     ("harbor-spacing/brick-ore-gap-2", "harbor-spacing", {"types": ["brick", "ore"], "gap": 2}),
     ("fixed/terrain", "fixed", {"terrain": SEED_TERRAIN_NAMES}),
     ("fixed/numbers", "fixed", {"numbers": [None, *SEED_NUMBERS[1:]]}),
-    ("fixed/harbors", "fixed",
-     {"harbors": ["ore", "generic", "wool", "generic", "brick", "generic", "lumber",
-                  "generic", "grain"]}),
-    ("fixed/terrain+numbers", "fixed",
-     {"terrain": SEED_TERRAIN_NAMES, "numbers": [None, *SEED_NUMBERS[1:]]}),
+    (
+        "fixed/harbors",
+        "fixed",
+        {
+            "harbors": [
+                "ore",
+                "generic",
+                "wool",
+                "generic",
+                "brick",
+                "generic",
+                "lumber",
+                "generic",
+                "grain",
+            ]
+        },
+    ),
+    (
+        "fixed/terrain+numbers",
+        "fixed",
+        {"terrain": SEED_TERRAIN_NAMES, "numbers": [None, *SEED_NUMBERS[1:]]},
+    ),
     ("seed-2019-symmetry-breaking", "seed-2019-symmetry-breaking", {}),
     ("seed-2019-marker-threshold/22", "seed-2019-marker-threshold", {"threshold": 22}),
     ("seed-2019-marker-threshold/25", "seed-2019-marker-threshold", {"threshold": 25}),
@@ -165,14 +208,17 @@ class Outcome:
         return " & ".join(c.describe() for c in self.constraints)
 
 
-def _evaluate(constraints: tuple[Constraint, ...], helpers: tuple[Constraint, ...],
-              twin: Constraint | None, seed: int) -> Outcome:
+def _evaluate(
+    constraints: tuple[Constraint, ...],
+    helpers: tuple[Constraint, ...],
+    twin: Constraint | None,
+    seed: int,
+) -> Outcome:
     """Build a batch for ``constraints`` and judge it by both faces of their conjunction."""
     rng = np.random.default_rng(seed)
     contrast = shuffles(rng, 0)
     if twin is not None:
-        contrast = solver_boards((*constraints, *helpers), N_TWIN, seed + 1,
-                                 violating=(twin,))
+        contrast = solver_boards((*constraints, *helpers), N_TWIN, seed + 1, violating=(twin,))
     accepted = rejection_boards(constraints, N_SOLVED // 2, seed)
     gecode = solver_boards((*constraints, *helpers), N_SOLVED - len(accepted[0]), seed)
     gecode = tuple(np.concatenate(p) for p in zip(contrast, gecode, strict=True))
@@ -185,21 +231,31 @@ def _evaluate(constraints: tuple[Constraint, ...], helpers: tuple[Constraint, ..
         python &= c.check(t, n, h)
     expr = " /\\ ".join(f"({c.minizinc()})" for c in constraints)
     mzn = minizinc_face(expr, t, n, h)
-    return Outcome(constraints, len(gecode[0]), len(contrast[0]), len(satisfying[0]), t, n, h,
-                   python, mzn)
+    return Outcome(
+        constraints, len(gecode[0]), len(contrast[0]), len(satisfying[0]), t, n, h, python, mzn
+    )
 
 
 @pytest.fixture(scope="module")
 def outcomes() -> dict[str, Outcome]:
     """Every case and shipped set evaluated; the solver and MiniZinc calls are subprocesses,
     so a few threads keep the cores busy."""
-    jobs = {cid: ((make_constraint(name, **params),),
-                  tuple(make_constraint(hn, **hp) for hn, hp in HELPERS.get(cid, [])),
-                  _case(TWINS[cid]) if cid in TWINS else None, 1000 + 10 * i)
-            for i, (cid, name, params) in enumerate(CASES)}
+    jobs = {
+        cid: (
+            (make_constraint(name, **params),),
+            tuple(make_constraint(hn, **hp) for hn, hp in HELPERS.get(cid, [])),
+            _case(TWINS[cid]) if cid in TWINS else None,
+            1000 + 10 * i,
+        )
+        for i, (cid, name, params) in enumerate(CASES)
+    }
     for i, set_name in enumerate(SOLVABLE_SETS):
-        jobs[f"set:{set_name}"] = (load_constraint_set(set_name).constraints, (), None,
-                                   2000 + 10 * i)
+        jobs[f"set:{set_name}"] = (
+            load_constraint_set(set_name).constraints,
+            (),
+            None,
+            2000 + 10 * i,
+        )
     with ThreadPoolExecutor(max_workers=(os.cpu_count() or 1) + 1) as pool:
         futures = {key: pool.submit(_evaluate, *job) for key, job in jobs.items()}
         return {key: f.result() for key, f in futures.items()}
@@ -207,11 +263,15 @@ def outcomes() -> dict[str, Outcome]:
 
 def _disagreements(out: Outcome, key: str) -> str:
     bad = np.flatnonzero(out.python != out.minizinc[key])
-    lines = [f"{out.label}: {len(bad)} of {len(out.python)} boards differ ({key}); first "
-             f"ones (terrain / numbers / harbors, Python verdict):"]
+    lines = [
+        f"{out.label}: {len(bad)} of {len(out.python)} boards differ ({key}); first "
+        f"ones (terrain / numbers / harbors, Python verdict):"
+    ]
     for i in bad[:5]:
-        lines.append(f"  board {i}: {out.terrain[i].tolist()} / {out.numbers[i].tolist()} / "
-                     f"{out.harbors[i].tolist()}, python={bool(out.python[i])}")
+        lines.append(
+            f"  board {i}: {out.terrain[i].tolist()} / {out.numbers[i].tolist()} / "
+            f"{out.harbors[i].tolist()}, python={bool(out.python[i])}"
+        )
     return "\n".join(lines)
 
 
@@ -223,7 +283,8 @@ def _check(out: Outcome) -> None:
     # searched by Gecode): the Python faces must accept every one of them.
     assert out.python[: out.from_gecode].all(), (
         f"{out.label}: the Python face rejects boards found for the MiniZinc face: rows "
-        f"{np.flatnonzero(~out.python[: out.from_gecode])[:5].tolist()}")
+        f"{np.flatnonzero(~out.python[: out.from_gecode])[:5].tolist()}"
+    )
     expr = " ".join(c.minizinc() for c in out.constraints)
     assert sorted(out.minizinc) == sorted(face_keys(expr))
     for key in sorted(out.minizinc):
@@ -231,7 +292,8 @@ def _check(out: Outcome) -> None:
     n_true = int(out.python.sum())
     assert MIN_EACH <= n_true <= len(out.python) - MIN_EACH, (
         f"{out.label}: {n_true} of {len(out.python)} boards satisfy it; the batch needs both "
-        f"verdicts to be able to catch a disagreement")
+        f"verdicts to be able to catch a disagreement"
+    )
 
 
 def test_every_registered_constraint_is_covered():
@@ -286,8 +348,15 @@ def test_shipped_sets_faces_agree(outcomes, set_name):
     _check(outcomes[f"set:{set_name}"])
 
 
-@pytest.mark.parametrize("case", ["red-numbers-apart", "intersection-cap/numbers/all/22",
-                                  "seed-2019-marker-threshold/25", "resource-pips/9-13"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "red-numbers-apart",
+        "intersection-cap/numbers/all/22",
+        "seed-2019-marker-threshold/25",
+        "resource-pips/9-13",
+    ],
+)
 def test_python_face_is_dtype_independent(outcomes, case):
     """The samplers hand the Python faces int8 arrays; the verdicts must not change."""
     out = outcomes[case]
@@ -309,10 +378,12 @@ def test_rules_agree_with_the_python_face(outcomes, key):
     rules = [r for c in out.constraints for r in c.rules()]
     assert (evaluate(rules, out.terrain, out.numbers, out.harbors) == out.python).all(), key
     checker = checker_for(list(out.constraints), N_HEXES, N_SLOTS)
-    one_by_one = np.array([
-        checker.full(t.tolist(), n.tolist(), h.tolist())
-        for t, n, h in zip(out.terrain, out.numbers, out.harbors, strict=True)
-    ])
+    one_by_one = np.array(
+        [
+            checker.full(t.tolist(), n.tolist(), h.tolist())
+            for t, n, h in zip(out.terrain, out.numbers, out.harbors, strict=True)
+        ]
+    )
     bad = np.flatnonzero(one_by_one != out.python)
     assert not bad.size, (
         f"{out.label}: the kernel and the Python face disagree on {bad.size} boards, e.g. "

@@ -31,7 +31,8 @@ from research.simulate import game_seeds
 ROOT = Path(__file__).resolve().parent.parent
 # Game experiments; puzzle studies (game = "sudoku") have their own loader and tests.
 SHIPPED = sorted(
-    p for p in (ROOT / "experiments").glob("*.toml")
+    p
+    for p in (ROOT / "experiments").glob("*.toml")
     if tomllib.loads(p.read_text()).get("game") in ("catan", "gallery")
 )
 
@@ -121,7 +122,10 @@ def test_gallery_deals_config() -> None:
     config = load_experiment(ROOT / "experiments" / "gallery-deals.toml")
     assert config.game == "gallery" and config.players == 4
     assert {c.name for c in config.conditions} == {
-        "fair", "balanced-symbols", "balanced-artists", "skewed-seat0"
+        "fair",
+        "balanced-symbols",
+        "balanced-artists",
+        "skewed-seat0",
     }
     assert {lineup.seats for lineup in config.lineups} == {("greedy",) * 4, ("random",) * 4}
 
@@ -150,67 +154,215 @@ ERRORS = [
     # (data, mutation, key named, a fragment of the allowed values / reason)
     (CATAN, set_in(["game"], "chess"), "game", "'chess' is not one of catan, gallery"),
     (CATAN, lambda d: d.pop("game"), "game", "missing; give one of catan, gallery"),
-    (CATAN, set_in(["conditions", 2, "constraints"], "tournamnt"), "conditions[2].constraints",
-     "shipped sets: balanced"),
-    (CATAN, set_in(["conditions", 2, "sampler"], "solvr"), "conditions[2].sampler",
-     "'solvr' is not one of uniform, rejection, chain, solver, enumerate, optimise"),
-    (GALLERY, set_in(["conditions", 1, "sampler"], "solver"), "conditions[1].sampler",
-     "is not one of auto, exact, rejection"),
-    (GALLERY, set_in(["conditions", 0, "constraints"], "fiar"), "conditions[0].constraints",
-     "shipped deal sets: balanced-artists"),
-    (CATAN, set_in(["conditions", 1, "params"], {"intersection-cap.max": "x"}),
-     "conditions[1].params", "expected an integer"),
-    (CATAN, set_in(["conditions", 1, "params"], {"no-such.max": 3}), "conditions[1].params",
-     "no such constraint"),
-    (GALLERY, set_in(["conditions", 2, "params"], {"skewed-artists.min_count": -1}),
-     "conditions[2].params", "expected an integer >= "),
-    (CATAN, set_in(["conditions", 0, "objective"], "pip-spread"), "conditions[0].objective",
-     "only with sampler = 'optimise'"),
-    (CATAN, set_in(["conditions", 0, "sampler"], "optimise"), "conditions[0].sampler",
-     "set boards = 1"),
-    (CATAN, set_in(["conditions", 0, "time_limit"], 5), "conditions[0].time_limit",
-     "only with sampler 'solver' or 'optimise'"),
-    (CATAN, set_in(["conditions", 0, "colour"], "red"), "conditions[0].colour",
-     "allowed keys: name, constraints, sampler, params"),
-    (CATAN, set_in(["lineups", 1, "seats", 2], "greedy:trad=false"), "lineups[1].seats[2]",
-     "greedy"),
-    (CATAN, set_in(["lineups", 1, "seats", 3], "randm"), "lineups[1].seats[3]",
-     "known agents: greedy, lookahead, random"),
-    (GALLERY, set_in(["lineups", 0, "seats", 0], "lookahead"), "lineups[0].seats[0]",
-     "known agents: greedy, leader, random"),
-    (CATAN, set_in(["lineups", 0, "seats"], ["greedy"] * 3), "lineups[0].seats",
-     "3 agents for 4 players"),
-    (CATAN, set_in(["options"], {"vp_to_wn": 8}), "options.vp_to_wn",
-     "allowed: vp_to_win, discard_limit, friendly_robber"),
-    (CATAN, set_in(["options"], {"vp_to_win": "ten"}), "options.vp_to_win",
-     "expected an integer, got 'ten'"),
-    (CATAN, set_in(["options"], {"friendly_robber": 1}), "options.friendly_robber",
-     "expected true or false"),
-    (CATAN, set_in(["options"], {"turn_limit": 2.5}), "options.turn_limit",
-     'expected an integer or "none"'),
+    (
+        CATAN,
+        set_in(["conditions", 2, "constraints"], "tournamnt"),
+        "conditions[2].constraints",
+        "shipped sets: balanced",
+    ),
+    (
+        CATAN,
+        set_in(["conditions", 2, "sampler"], "solvr"),
+        "conditions[2].sampler",
+        "'solvr' is not one of uniform, rejection, chain, solver, enumerate, optimise",
+    ),
+    (
+        GALLERY,
+        set_in(["conditions", 1, "sampler"], "solver"),
+        "conditions[1].sampler",
+        "is not one of auto, exact, rejection",
+    ),
+    (
+        GALLERY,
+        set_in(["conditions", 0, "constraints"], "fiar"),
+        "conditions[0].constraints",
+        "shipped deal sets: balanced-artists",
+    ),
+    (
+        CATAN,
+        set_in(["conditions", 1, "params"], {"intersection-cap.max": "x"}),
+        "conditions[1].params",
+        "expected an integer",
+    ),
+    (
+        CATAN,
+        set_in(["conditions", 1, "params"], {"no-such.max": 3}),
+        "conditions[1].params",
+        "no such constraint",
+    ),
+    (
+        GALLERY,
+        set_in(["conditions", 2, "params"], {"skewed-artists.min_count": -1}),
+        "conditions[2].params",
+        "expected an integer >= ",
+    ),
+    (
+        CATAN,
+        set_in(["conditions", 0, "objective"], "pip-spread"),
+        "conditions[0].objective",
+        "only with sampler = 'optimise'",
+    ),
+    (
+        CATAN,
+        set_in(["conditions", 0, "sampler"], "optimise"),
+        "conditions[0].sampler",
+        "set boards = 1",
+    ),
+    (
+        CATAN,
+        set_in(["conditions", 0, "time_limit"], 5),
+        "conditions[0].time_limit",
+        "only with sampler 'solver' or 'optimise'",
+    ),
+    (
+        CATAN,
+        set_in(["conditions", 0, "colour"], "red"),
+        "conditions[0].colour",
+        "allowed keys: name, constraints, sampler, params",
+    ),
+    (
+        CATAN,
+        set_in(["lineups", 1, "seats", 2], "greedy:trad=false"),
+        "lineups[1].seats[2]",
+        "greedy",
+    ),
+    (
+        CATAN,
+        set_in(["lineups", 1, "seats", 3], "randm"),
+        "lineups[1].seats[3]",
+        "known agents: greedy, lookahead, random",
+    ),
+    (
+        GALLERY,
+        set_in(["lineups", 0, "seats", 0], "lookahead"),
+        "lineups[0].seats[0]",
+        "known agents: greedy, leader, random",
+    ),
+    (
+        CATAN,
+        set_in(["lineups", 0, "seats"], ["greedy"] * 3),
+        "lineups[0].seats",
+        "3 agents for 4 players",
+    ),
+    (
+        CATAN,
+        set_in(["options"], {"vp_to_wn": 8}),
+        "options.vp_to_wn",
+        "allowed: vp_to_win, discard_limit, friendly_robber",
+    ),
+    (
+        CATAN,
+        set_in(["options"], {"vp_to_win": "ten"}),
+        "options.vp_to_win",
+        "expected an integer, got 'ten'",
+    ),
+    (
+        CATAN,
+        set_in(["options"], {"friendly_robber": 1}),
+        "options.friendly_robber",
+        "expected true or false",
+    ),
+    (
+        CATAN,
+        set_in(["options"], {"turn_limit": 2.5}),
+        "options.turn_limit",
+        'expected an integer or "none"',
+    ),
     (CATAN, set_in(["options"], {"vp_to_win": 2}), "options.vp_to_win", "at least 3"),
-    (GALLERY, set_in(["options"], {"deals": [4, "x", 0]}), "options.deals",
-     "expected a list of integers or \"none\""),
-    (GALLERY, set_in(["options"], {"next_round_start": "me"}), "options.next_round_start",
-     "left_of_closer"),
-    (GALLERY, set_in(["options"], {"vp_to_win": 10}), "options.vp_to_win",
-     "unknown GalleryOptions option; allowed: symbols, extra_card"),
+    (
+        GALLERY,
+        set_in(["options"], {"deals": [4, "x", 0]}),
+        "options.deals",
+        'expected a list of integers or "none"',
+    ),
+    (
+        GALLERY,
+        set_in(["options"], {"next_round_start": "me"}),
+        "options.next_round_start",
+        "left_of_closer",
+    ),
+    (
+        GALLERY,
+        set_in(["options"], {"vp_to_win": 10}),
+        "options.vp_to_win",
+        "unknown GalleryOptions option; allowed: symbols, extra_card",
+    ),
     (CATAN, set_in(["metrics"], ["turns", "fun"]), "metrics[1]", "allowed: n_players, turns"),
-    (CATAN, set_in(["metrics"], ["gallery.n_winners"]), "metrics[0]",
-     "a Masters Gallery metric; this experiment plays Catan"),
+    (
+        CATAN,
+        set_in(["metrics"], ["gallery.n_winners"]),
+        "metrics[0]",
+        "a Masters Gallery metric; this experiment plays Catan",
+    ),
     (CATAN, set_in(["metrics"], ["condition.win_rate_4"]), "metrics[0]", "a seat 0..3"),
-    (CATAN, set_in(["comparisons", "metrics"], ["condition.balance"]), "comparisons.metrics[0]",
-     "comparisons test per-game metrics"),
-    (CATAN, set_in(["conditions", 1, "name"], "official"), "conditions[1].name",
-     "duplicate name 'official' (also conditions[0])"),
+    (
+        CATAN,
+        set_in(["comparisons", "metrics"], ["condition.balance"]),
+        "comparisons.metrics[0]",
+        "comparisons test per-game metrics",
+    ),
+    (
+        CATAN,
+        set_in(["conditions", 1, "name"], "official"),
+        "conditions[1].name",
+        "duplicate name 'official' (also conditions[0])",
+    ),
     (CATAN, set_in(["lineups", 1, "name"], "greedy"), "lineups[1].name", "duplicate name"),
-    (GALLERY, lambda d: d["conditions"].append({"constraints": "fair"}), "conditions[3].name",
-     "duplicate name 'fair'"),
-    (CATAN, set_in(["comparisons", "baseline"], "offical"), "comparisons.baseline",
-     "not one of the conditions: official, balanced, tournament"),
-    (CATAN, set_in(["comparisons", "correction"], "fdr"), "comparisons.correction",
-     "not one of holm, bonferroni, none"),
+    (
+        GALLERY,
+        lambda d: d["conditions"].append({"constraints": "fair"}),
+        "conditions[3].name",
+        "duplicate name 'fair'",
+    ),
+    (
+        CATAN,
+        set_in(["comparisons", "baseline"], "offical"),
+        "comparisons.baseline",
+        "not one of the conditions: official, balanced, tournament",
+    ),
+    (
+        CATAN,
+        set_in(["comparisons", "correction"], "fdr"),
+        "comparisons.correction",
+        "not one of holm, fdr_bh, bonferroni, none",
+    ),
     (CATAN, set_in(["comparisons", "alpha"], 5), "comparisons.alpha", "between 0 and 1"),
+    (
+        CATAN,
+        set_in(["comparisons", "margins"], {"first_seat_win": 5}),
+        "comparisons.margins.first_seat_win",
+        "a margin must be below 1 (a percentage? 5% is 0.05)",
+    ),
+    (
+        CATAN,
+        set_in(["comparisons", "margins"], {"turns": "2 turns"}),
+        "comparisons.margins.turns",
+        "expected a number in the metric's unit (turns)",
+    ),
+    (
+        CATAN,
+        set_in(["comparisons", "margins"], {"turns": -2}),
+        "comparisons.margins.turns",
+        "expected a positive number",
+    ),
+    (
+        CATAN,
+        set_in(["comparisons"], {"metrics": ["turns"], "margins": {"drama": 0.1}}),
+        "comparisons.margins.drama",
+        "'drama' is not a tested metric",
+    ),
+    (
+        CATAN,
+        set_in(["comparisons", "margins"], {"fun": 1}),
+        "comparisons.margins.fun",
+        "'fun' is not a tested metric",
+    ),
+    (
+        CATAN,
+        set_in(["comparisons"], {"metrics": ["turns"], "primary": "sevens"}),
+        "comparisons.primary[0]",
+        "'catan.sevens' is not a tested metric",
+    ),
     (CATAN, set_in(["boards"], -1), "boards", "expected an integer >= 1, got -1"),
     (CATAN, set_in(["games_per_board"], 0), "games_per_board", "expected an integer >= 1"),
     (GALLERY, set_in(["deals"], -5), "deals", "expected an integer >= 1"),
@@ -275,23 +427,40 @@ def test_defaults_and_resolution() -> None:
 def test_options_are_converted() -> None:
     config = parse(CATAN, options={"turn_limit": "none", "friendly_robber": True})
     assert config.options == GameOptions(turn_limit=None, friendly_robber=True)
-    config = parse(GALLERY, options={"deals": [4, 4, 0], "rank_tokens": [4, 2, 1],
-                                     "symbols": [[1, 1, 1, 0, 0]] * 5})
+    config = parse(
+        GALLERY,
+        options={"deals": [4, 4, 0], "rank_tokens": [4, 2, 1], "symbols": [[1, 1, 1, 0, 0]] * 5},
+    )
     assert config.options.deals == (4, 4, 0)
     assert config.options.rank_tokens == (4, 2, 1)
 
 
 def test_agent_specs_are_canonical() -> None:
-    config = parse(CATAN, lineups=[{"seats": ["greedy:trade=true", "random", "random",
-                                              "greedy:trade=false"]}])
+    config = parse(
+        CATAN, lineups=[{"seats": ["greedy:trade=true", "random", "random", "greedy:trade=false"]}]
+    )
     assert config.lineups[0].seats == ("greedy", "random", "random", "greedy:trade=false")
 
 
 def test_metric_names_resolve() -> None:
-    config = parse(CATAN, metrics=["turns", "sevens", "catan.sevens", "condition.win_rate_3",
-                                   "condition.drama_mean", "condition.wins_<s>"])
-    assert config.metrics == ("turns", "catan.sevens", "condition.win_rate_3",
-                              "condition.drama_mean", "condition.wins_<s>")
+    config = parse(
+        CATAN,
+        metrics=[
+            "turns",
+            "sevens",
+            "catan.sevens",
+            "condition.win_rate_3",
+            "condition.drama_mean",
+            "condition.wins_<s>",
+        ],
+    )
+    assert config.metrics == (
+        "turns",
+        "catan.sevens",
+        "condition.win_rate_3",
+        "condition.drama_mean",
+        "condition.wins_<s>",
+    )
     assert config.comparisons.metrics == ("turns", "catan.sevens")
 
 
@@ -303,7 +472,7 @@ def test_constraint_set_file_resolves_relative_to_the_config(tmp_path: Path) -> 
     text = (
         'game = "catan"\nseed = 1\nplayers = 3\nboards = 2\ngames_per_board = 1\n'
         '[[conditions]]\nconstraints = "sets/mine.toml"\n'
-        'params = { intersection-cap = { max = 10 } }\n'
+        "params = { intersection-cap = { max = 10 } }\n"
         '[[lineups]]\nseats = "random"\n'
     )
     (tmp_path / "exp.toml").write_text(text)
@@ -375,7 +544,7 @@ def test_unpaired_seeds_differ_between_conditions() -> None:
     names = list(per_condition)
     for i, a in enumerate(names):
         assert len(per_condition[a]) == config.slots
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             assert not per_condition[a] & per_condition[b]
     assert condition_game_seeds(config, "official") != game_seeds(config.seed, config.slots)
 
@@ -410,8 +579,14 @@ def test_rotation_puts_every_agent_in_every_seat_equally_often() -> None:
 
 @pytest.mark.parametrize(
     ("seats", "period"),
-    [(("a",) * 4, 1), (("a", "b") * 2, 2), (("a", "a", "b", "b"), 4), (("a", "b", "c"), 3),
-     (("a", "b"), 2), (("a", "a", "a", "b"), 4)],
+    [
+        (("a",) * 4, 1),
+        (("a", "b") * 2, 2),
+        (("a", "a", "b", "b"), 4),
+        (("a", "b", "c"), 3),
+        (("a", "b"), 2),
+        (("a", "a", "a", "b"), 4),
+    ],
 )
 def test_distinct_rotations_keep_seats_balanced(seats: tuple[str, ...], period: int) -> None:
     lineup = AgentLineup("x", seats)
@@ -434,8 +609,11 @@ def test_config_hash_is_stable_across_loads(tmp_path: Path) -> None:
     src = ROOT / "experiments" / "quickstart.toml"
     copy_path = tmp_path / "quickstart.toml"
     shutil.copy(src, copy_path)
-    hashes = {config_hash(load_experiment(src)), config_hash(load_experiment(src)),
-              config_hash(load_experiment(copy_path))}
+    hashes = {
+        config_hash(load_experiment(src)),
+        config_hash(load_experiment(src)),
+        config_hash(load_experiment(copy_path)),
+    }
     assert len(hashes) == 1
     assert len(hashes.pop()) == 64
 
@@ -486,19 +664,42 @@ def test_a_planned_game_can_be_played() -> None:
 
     config = parse(CATAN, conditions=[CATAN["conditions"][0]], comparisons={})
     cond = config.conditions[0]
-    boards, _ = generate_boards(cond.constraint_set, config.setups, cond.sampler,
-                                setup_seed(config, cond.name))
+    boards, _ = generate_boards(
+        cond.constraint_set, config.setups, cond.sampler, setup_seed(config, cond.name)
+    )
     spec = plan_games(config)[-1]
-    record = play_catan(boards[spec.setup], [catan_agent(s) for s in spec.seats], spec.seed,
-                        config.options)
+    record = play_catan(
+        boards[spec.setup], [catan_agent(s) for s in spec.seats], spec.seed, config.options
+    )
     assert record.turns > 0
 
     config = parse(GALLERY)
     cond = config.conditions[1]
-    deals, _ = generate_deals(cond.constraint_set, config.players, config.setups,
-                              setup_seed(config, cond.name), method=cond.sampler,
-                              symbols=config.options.symbols, hand_size=config.options.hand_size)
+    deals, _ = generate_deals(
+        cond.constraint_set,
+        config.players,
+        config.setups,
+        setup_seed(config, cond.name),
+        method=cond.sampler,
+        symbols=config.options.symbols,
+        hand_size=config.options.hand_size,
+    )
     spec = next(g for g in plan_games(config) if g.condition == cond.name)
-    record = play_gallery(deals[spec.setup], [gallery_agent(s) for s in spec.seats], spec.seed,
-                          config.options)
+    record = play_gallery(
+        deals[spec.setup], [gallery_agent(s) for s in spec.seats], spec.seed, config.options
+    )
     assert record.final_scores
+
+
+def test_primary_metrics_and_margins_resolve() -> None:
+    config = parse(
+        CATAN,
+        comparisons={
+            "baseline": "official",
+            "metrics": ["turns", "catan.trades", "drama"],
+            "primary": "trades",
+            "margins": {"turns": 2, "drama": 0.02},
+        },
+    )
+    assert config.comparisons.primary == ("catan.trades",)
+    assert config.comparisons.margins == {"turns": 2.0, "drama": 0.02}

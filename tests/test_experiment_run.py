@@ -171,7 +171,10 @@ def test_report_answers_with_tables_and_embedded_figures(small):
         "## Provenance",
         "official",
         "random",
-        "rank-biserial",
+        "Error control",
+        "difference [95% CI]",
+        "Sensitivity: a linear mixed model",
+        "Seats, tested over setups",
     ):
         assert text in md
     figures = list((result.path / "figures").glob("*.png"))
@@ -213,6 +216,11 @@ def test_orient_swaps_every_paired_column():
             "effect": [0.5, 0.25],
             "ci_low": [0.1, 0.2],
             "ci_high": [0.9, 0.3],
+            "diff": [-1.0, -1.0],
+            "diff_low": [-3.0, -2.0],
+            "diff_high": [1.5, 0.5],
+            "hl_shift": [-0.5, -0.5],
+            "d": [-0.2, -0.2],
             "test": ["mann-whitney", "wilcoxon"],
             "statistic": [0.5, 7.0],
         }
@@ -224,6 +232,9 @@ def test_orient_swaps_every_paired_column():
     assert out["effect"].tolist() == [-0.5, 0.25]
     assert out["ci_low"].tolist() == [-0.9, 0.2] and out["ci_high"].tolist() == [-0.1, 0.3]
     assert out["statistic"].tolist() == [1.5, 7.0]  # U of the other side: n1 * n2 - U
+    assert out["diff"].tolist() == [1.0, -1.0] and out["hl_shift"].tolist() == [0.5, -0.5]
+    assert out["diff_low"].tolist() == [-1.5, -2.0] and out["diff_high"].tolist() == [3.0, 0.5]
+    assert out["d"].tolist() == [0.2, -0.2]
 
 
 def test_worker_processes_give_identical_games(small, tmp_path):

@@ -34,16 +34,8 @@ def random_board(rng: random.Random) -> Board:
 boards = st.integers(0, 2**32 - 1).map(lambda s: random_board(random.Random(s)))
 
 # The beginner board, hexes in reading order (rows of 3, 4, 5, 4, 3).
-BEGINNER_TERRAIN = (O, W, L,
-                    G, B, W, G,
-                    B, L, D, L, O,
-                    L, O, G, W,
-                    B, G, W)
-BEGINNER_NUMBERS = (10, 2, 9,
-                    12, 6, 4, 10,
-                    9, 11, 0, 3, 8,
-                    8, 3, 4, 5,
-                    5, 6, 11)
+BEGINNER_TERRAIN = (O, W, L, G, B, W, G, B, L, D, L, O, L, O, G, W, B, G, W)
+BEGINNER_NUMBERS = (10, 2, 9, 12, 6, 4, 10, 9, 11, 0, 3, 8, 8, 3, 4, 5, 5, 6, 11)
 
 
 @pytest.fixture
@@ -60,8 +52,13 @@ def test_hex_and_resource_pips_by_hand(beginner):
     assert F.hex_pips(beginner).tolist() == expected
     # lumber: 9,11,3,8 -> 4+2+2+5; wool: 2,4,5,11 -> 1+3+4+2; grain: 12,10,4,6 -> 1+3+3+5;
     # brick: 6,9,5 -> 5+4+4; ore: 10,8,3 -> 3+5+2
-    assert F.resource_pips(beginner) == {"lumber": 13, "wool": 10, "grain": 12, "brick": 13,
-                                         "ore": 10}
+    assert F.resource_pips(beginner) == {
+        "lumber": 13,
+        "wool": 10,
+        "grain": 12,
+        "brick": 13,
+        "ore": 10,
+    }
 
 
 def test_intersection_pips_by_hand(beginner):
@@ -84,20 +81,11 @@ def test_intersection_pips_by_hand(beginner):
 
 
 def test_clusters_on_clumped_board():
-    terrain = (L, L, L,
-               B, B, G, L,
-               O, B, D, W, W,
-               O, G, W, W,
-               O, G, G)
-    numbers = (2, 3, 3,
-               4, 4, 5, 5,
-               6, 6, 0, 8, 8,
-               9, 9, 10, 10,
-               11, 11, 12)
+    terrain = (L, L, L, B, B, G, L, O, B, D, W, W, O, G, W, W, O, G, G)
+    numbers = (2, 3, 3, 4, 4, 5, 5, 6, 6, 0, 8, 8, 9, 9, 10, 10, 11, 11, 12)
     board = make_board(terrain, numbers)
     # lumber {0,1,2,6}, wool {10,11,14,15}, brick {3,4,8}, ore {7,12,16}, grain {13,17,18}+{5}
-    assert F.resource_clusters(board) == {"lumber": 4, "wool": 4, "grain": 3, "brick": 3,
-                                          "ore": 3}
+    assert F.resource_clusters(board) == {"lumber": 4, "wool": 4, "grain": 3, "brick": 3, "ore": 3}
     # lumber 0-1 1-2 2-6; brick 3-4 3-8 4-8; ore 7-12 12-16; wool 10-11 10-14 10-15 11-15 14-15;
     # grain 13-17 17-18
     assert F.adjacent_pair_counts(board)["same_resource"] == 3 + 3 + 2 + 5 + 2
@@ -112,11 +100,7 @@ def test_red_and_equal_number_adjacency_by_hand(beginner):
     # neighbours: wool 1-5, lumber 8-12, grain 14-17, wool 15-18.
     assert F.adjacent_pair_counts(beginner) == {"same_resource": 4, "red": 0, "same_number": 0}
     # Reds on 4 (6), 5 (8), 8 (6), 13 (8): adjacent pairs 4-5, 4-8, 8-13 -> 3 red pairs.
-    numbers = (2, 3, 3,
-               4, 6, 8, 4,
-               5, 6, 0, 5, 9,
-               9, 8, 10, 10,
-               11, 11, 12)
+    numbers = (2, 3, 3, 4, 6, 8, 4, 5, 6, 0, 5, 9, 9, 8, 10, 10, 11, 11, 12)
     board = make_board(BEGINNER_TERRAIN, numbers)
     counts = F.adjacent_pair_counts(board)
     assert counts["red"] == 3
@@ -209,14 +193,18 @@ def test_clusters_and_pairs_match_brute_force(board):
                 label[a] = label[b] = min(label[a], label[b])
                 changed = True
     for code, r in enumerate(RESOURCES):
-        sizes = [sum(1 for h in range(LAYOUT.n_hexes) if label[h] == lab)
-                 for lab in {label[h] for h in range(LAYOUT.n_hexes) if board.terrain[h] == code}]
+        sizes = [
+            sum(1 for h in range(LAYOUT.n_hexes) if label[h] == lab)
+            for lab in {label[h] for h in range(LAYOUT.n_hexes) if board.terrain[h] == code}
+        ]
         assert clusters[r] == max(sizes)
     pairs = F.adjacent_pair_counts(board)
-    red = sum(1 for a, b in LAYOUT.adjacent_hex_pairs
-              if board.numbers[a] in (6, 8) and board.numbers[b] in (6, 8))
-    same = sum(1 for a, b in LAYOUT.adjacent_hex_pairs
-               if board.terrain[a] == board.terrain[b] != D)
+    red = sum(
+        1
+        for a, b in LAYOUT.adjacent_hex_pairs
+        if board.numbers[a] in (6, 8) and board.numbers[b] in (6, 8)
+    )
+    same = sum(1 for a, b in LAYOUT.adjacent_hex_pairs if board.terrain[a] == board.terrain[b] != D)
     assert pairs["red"] == red
     assert pairs["same_resource"] == same
 
@@ -228,7 +216,7 @@ def test_greedy_starts_respect_distance_rule(board):
     ip = F.intersection_pips(board)
     assert len(picks) == len(set(picks)) == 8
     for i, a in enumerate(picks):
-        for b in picks[i + 1:]:
+        for b in picks[i + 1 :]:
             assert b not in LAYOUT.intersection_neighbours[a]
     assert all(ip[a] >= ip[b] for a, b in zip(picks, picks[1:], strict=False))
     assert ip[picks[0]] == ip.max()

@@ -147,9 +147,7 @@ def test_a_seat_without_cards_is_skipped():
 
 def test_ties_go_to_the_artist_earlier_in_priority_order():
     # Krypto, Yoko and Lite Metal 2 cards each: they rank in priority order.
-    g = new_game(
-        [[T(KR), T(YO), T(LM)], [T(YO), T(KR), T(LM)]], deals=(0, 0, 0), end_count=3
-    )
+    g = new_game([[T(KR), T(YO), T(LM)], [T(YO), T(KR), T(LM)]], deals=(0, 0, 0), end_count=3)
     play(g, T(KR), T(YO), T(YO), T(KR), T(LM))
     assert g.round == 0
     play(g, T(LM))  # the hands are empty: the round ends with 2 cards of each artist
@@ -315,9 +313,7 @@ def test_a_double_that_ends_the_round_plays_no_second():
 
 
 def test_the_second_card_can_end_the_round():
-    g = new_game(
-        [[T(CP, DOUBLE), T(CP)], [T(CP), T(LM)]], deals=(0, 0, 0), end_count=3
-    )
+    g = new_game([[T(CP, DOUBLE), T(CP)], [T(CP), T(LM)]], deals=(0, 0, 0), end_count=3)
     play(g, T(CP, DOUBLE))
     g.step(A.SECOND + T(CP))
     assert g.round == 0 and g.artist_count[CP] == 2
@@ -327,7 +323,9 @@ def test_the_second_card_can_end_the_round():
 
 def test_draw_one_draws_the_top_card_and_it_is_playable_this_round():
     g = new_game(
-        [[T(LM, DRAW), T(LM)], [T(YO), T(YO)]], top=[T(KR, DOUBLE), T(LM)], deals=(0, 0, 0),
+        [[T(LM, DRAW), T(LM)], [T(YO), T(YO)]],
+        top=[T(KR, DOUBLE), T(LM)],
+        deals=(0, 0, 0),
         end_count=9,
     )
     play(g, T(LM, DRAW))
@@ -360,9 +358,7 @@ def test_the_deck_running_out_is_no_crash():
     from envs.gallery.play import play_game
 
     # Three draw cards per artist and big later deals exhaust the deck.
-    options = GalleryOptions(
-        symbols=((3, 1, 1, 0, 0),) * 5, deals=(10, 10, 10), debug=True
-    )
+    options = GalleryOptions(symbols=((3, 1, 1, 0, 0),) * 5, deals=(10, 10, 10), debug=True)
     record = play_game(rigged_deal_all(), [make_agent("random") for _ in range(5)], 1, options)
     assert record.deck_ran_out and record.deck_left == 0
     assert record.rounds == 4 and sum(record.final_scores) > 0
@@ -452,16 +448,13 @@ def test_later_deals_by_player_count(n, later):
 
 
 def test_round_one_hands_and_extra_card_come_from_the_deal_in_blocks():
-    g = Game(rigged_deal([[T(LM), T(YO)], [T(CP), T(KG)]], T(KR)), 0,
-             GalleryOptions(hand_size=2))
+    g = Game(rigged_deal([[T(LM), T(YO)], [T(CP), T(KG)]], T(KR)), 0, GalleryOptions(hand_size=2))
     assert hand(g, 0) == {T(LM): 1, T(YO): 1} and hand(g, 1) == {T(CP): 1, T(KG): 1}
     assert g.extra_count == [0, 0, 0, 0, 1]
 
 
 def test_later_deals_come_in_seat_order_from_the_top():
-    g = new_game(
-        [[T(LM)], [T(LM)]], top=[T(YO), T(YO), T(CP), T(CP)], deals=(2, 0, 0), end_count=2
-    )
+    g = new_game([[T(LM)], [T(LM)]], top=[T(YO), T(YO), T(CP), T(CP)], deals=(2, 0, 0), end_count=2)
     play(g, T(LM), T(LM))
     assert hand(g, 0) == {T(YO): 2} and hand(g, 1) == {T(CP): 2}
 

@@ -17,8 +17,12 @@ from envs.gallery.record import recompute_scores
 from research.gallery.deals import generate_deals
 
 GAMES = int(os.environ.get("LUDOLAB_SOAK_GAMES", "150"))
-MIXES = {2: ("greedy", "random"), 3: ("leader", "greedy", "random"),
-         4: ("random", "random", "greedy", "leader"), 5: ("greedy",) * 5}
+MIXES = {
+    2: ("greedy", "random"),
+    3: ("leader", "greedy", "random"),
+    4: ("random", "random", "greedy", "leader"),
+    5: ("greedy",) * 5,
+}
 
 
 @pytest.mark.slow

@@ -525,3 +525,109 @@ def test_all_pairs_present_for_many_conditions():
     assert set(zip(table.condition1, table.condition2, strict=True)) == set(
         itertools.combinations(conds, 2)
     )
+
+
+# ----------------------------------------------------------------------------- raw effects, power
+
+
+def test_hodges_lehmann_by_hand():
+    from research.stats.effects import hodges_lehmann
+
+    # differences x_i - y_j: {0, -1, 1, 0, 2, 1} -> median 0.5
+    assert hodges_lehmann([1, 2, 3], [1, 2], paired=False) == 0.5
+    # paired differences 1, 2, 6: Walsh averages 1, 1.5, 3.5, 2, 4, 6 -> median 2.75
+    assert hodges_lehmann([2, 4, 9], [1, 2, 3], paired=True) == 2.75
+
+
+def test_standardised_difference_matches_formulas():
+    from research.stats.effects import standardised_difference
+
+    x, y = np.array([1.0, 2, 3, 4]), np.array([2.0, 2, 5, 7])
+    pooled = math.sqrt((3 * x.var(ddof=1) + 3 * y.var(ddof=1)) / 6)
+    assert standardised_difference(x, y) == pytest.approx((x.mean() - y.mean()) / pooled)
+    d = x - y
+    assert standardised_difference(x, y, paired=True) == pytest.approx(d.mean() / d.std(ddof=1))
+
+
+def test_pairwise_reports_the_raw_difference_with_an_interval_in_its_unit():
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame(
+        {
+            "condition": ["a"] * 40 + ["b"] * 40,
+            "turns": np.r_[rng.normal(80, 4, 40), rng.normal(75, 4, 40)],
+        }
+    )
+    row = pairwise(df, "turns", n_boot=500, seed=1, margin=1.0).iloc[0]
+    assert row["diff"] == pytest.approx(row["mean1"] - row["mean2"])
+    assert row["diff_low"] < row["diff"] < row["diff_high"]
+    assert 3 < row["diff"] < 7 and row["diff_low"] > 0
+    assert row["equivalence_p"] > 0.5  # 5 turns apart is not within +-1
+
+
+def test_variance_components_recover_a_known_icc():
+    from research.stats.power import variance_components
+
+    rng = np.random.default_rng(0)
+    boards = np.repeat(np.arange(400), 25)
+    values = rng.normal(0, 1.0, 400)[boards] + rng.normal(0, 2.0, boards.size)
+    vc = variance_components(values, boards)
+    assert vc.between == pytest.approx(1.0, rel=0.2) and vc.within == pytest.approx(4.0, rel=0.05)
+    assert vc.icc == pytest.approx(0.2, abs=0.04)
+    assert vc.setup_mean_sd(25) == pytest.approx(math.sqrt(1 + 4 / 25), rel=0.1)
+
+
+def test_minimum_detectable_difference_has_the_promised_power():
+    from research.stats.power import minimum_detectable_difference, setups_needed
+
+    mde = minimum_detectable_difference(2.0, 30, 30, alpha=0.05, power=0.8)
+    rng = np.random.default_rng(5)
+    hits = sum(
+        st.ttest_ind(rng.normal(mde, 2.0, 30), rng.normal(0, 2.0, 30)).pvalue < 0.05
+        for _ in range(2000)
+    )
+    assert 0.76 < hits / 2000 < 0.84
+    assert setups_needed(mde, 2.0) == 30
+    paired = minimum_detectable_difference(2.0, 30, alpha=0.05, power=0.8, paired=True)
+    assert paired < mde  # one sample of 30 differences vs two samples of 30
+
+
+def test_equivalence_test_by_statsmodels():
+    from research.stats.power import equivalence_p
+
+    rng = np.random.default_rng(2)
+    x, y = rng.normal(0, 1, 200), rng.normal(0.05, 1, 200)
+    assert equivalence_p(x, y, 0.5) < 0.01
+    assert equivalence_p(x, y, 0.01) > 0.3
+
+
+def test_balance_of_fair_seats_falls_short_of_one_and_less_so_with_more_games():
+    from research.stats.power import balance_null
+
+    small, big = balance_null(600, 4)[0], balance_null(2400, 4)[0]
+    assert 0.94 < small < big < 0.99
+
+
+def test_mixed_model_contrast_matches_the_difference_of_means_on_balanced_data():
+    from research.stats.mixed import mixed_contrasts
+
+    rng = np.random.default_rng(4)
+    rows = []
+    for cond, shift in (("a", 0.0), ("b", 3.0)):
+        for setup in range(15):
+            board = rng.normal(0, 2)
+            for game in range(10):
+                rows.append((cond, setup, game, 50 + shift + board + rng.normal(0, 4)))
+    games = pd.DataFrame(rows, columns=["condition", "setup", "game", "turns"])
+    table, note = mixed_contrasts(games, "turns", [("b", "a")], paired=False)
+    row = table.iloc[0]
+    means = games.groupby("condition")["turns"].mean()
+    assert row["mixed_diff"] == pytest.approx(means["b"] - means["a"], rel=1e-6)
+    assert row["mixed_low"] < row["mixed_diff"] < row["mixed_high"] and row["mixed_p"] < 0.05
+
+
+def test_adjust_pvalues_benjamini_hochberg_by_hand():
+    # sorted 0.01, 0.02, 0.03, 0.5 (m = 4): 0.04, 0.04, 0.04, 0.5
+    np.testing.assert_allclose(
+        adjust_pvalues([0.03, 0.5, 0.01, 0.02], "fdr_bh"), [0.04, 0.5, 0.04, 0.04]
+    )
+    assert np.isnan(adjust_pvalues([np.nan, 0.01], "holm")[0])

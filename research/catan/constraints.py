@@ -119,7 +119,10 @@ class Constraint:
         raise NotImplementedError
 
     def describe(self) -> str:
-        shown = ", ".join(f"{k}={_show(v)}" for k, v in self.values.items())
+        """``name(param=value, ...)`` with resources, terrains and harbors by name."""
+        shown = ", ".join(
+            f"{k}={_show(v, _NAMES.get(self.params[k].kind))}" for k, v in self.values.items()
+        )
         return f"{self.name}({shown})" if shown else self.name
 
     def __repr__(self) -> str:
@@ -146,9 +149,19 @@ def make_constraint(name: str, layout: str = "standard", **values: Any) -> Const
     return cls(layout, **values)
 
 
-def _show(value: Any) -> str:
+_NAMES: dict[str, tuple[str, ...]] = {
+    "resource-list": RESOURCES,
+    "terrain-list": TERRAINS,
+    "harbor-list": HARBOR_TYPES,
+}
+"""Parameter kinds whose values are stored as indices into a list of names."""
+
+
+def _show(value: Any, names: tuple[str, ...] | None = None) -> str:
     if isinstance(value, (list, tuple)):
-        return "[" + ",".join(_show(v) for v in value) + "]"
+        return "[" + ", ".join(_show(v, names) for v in value) + "]"
+    if names is not None and isinstance(value, int) and not isinstance(value, bool):
+        return names[value]
     return str(value)
 
 

@@ -6,13 +6,19 @@ any time, e.g. after a change to a metric, without replaying a game.
 
 Comparisons are made **within each lineup** (games played by different agents are not pooled)
 on **setup means** (each metric averaged over the games on one board or deal, see
-:func:`setup_means`): for every tested metric an omnibus test across the conditions
-(Kruskal-Wallis; Friedman when setups are paired by common random numbers) and pairwise tests
-(Mann-Whitney U; Wilcoxon signed-rank on pairs), with Cliff's delta (or the matched-pairs
-rank-biserial correlation) and its bootstrap interval. With a ``baseline`` only the
-comparisons against it are made, each oriented as *condition vs baseline* (a positive effect:
-larger under the condition), and the correction runs over those. Corrections are per lineup
-and metric, not across metrics.
+:func:`setup_means`): pairwise tests (Mann-Whitney U; Wilcoxon signed-rank when setups are
+paired by common random numbers) with the difference of means in the metric's unit and its
+bootstrap interval, the Hodges-Lehmann shift, Cohen's d and a rank effect size; an omnibus test
+when there are three or more conditions. With a ``baseline`` only the comparisons against it
+are made, each oriented as *condition vs baseline* (positive: larger under the condition).
+
+**One family per run.** Every pairwise test of the run (lineup x metric x pair) is corrected
+together (Holm by default), so the chance that a report lists any false finding is at most
+``alpha``; or the config names primary metrics, whose tests are the family, and the rest are
+exploratory (corrected among themselves and labelled so). Beside each test: what the design
+could detect (the minimum detectable difference at 80% power), an equivalence test where the
+config declares a margin, and a mixed-effects fit on the games as a sensitivity check
+(:func:`compare`). Seat advantage and balance are tested on setups too (:func:`seat_table`).
 """
 
 from __future__ import annotations
@@ -23,15 +29,20 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
+import scipy.stats as st
 
 from research.experiment.setups import SETUP_FILES, Setup, read_setups
 from research.experiment.store import RunDir, RunError
 from research.files import write_parquet, write_text
 from research.metrics import condition_metrics, per_game_metrics, with_board_features
 from research.stats import omnibus, pairwise, regress, to_csv, to_latex, to_markdown
-from research.stats.compare import PAIRWISE_COLUMNS
+from research.stats.compare import PAIRWISE_COLUMNS, match_pairs
+from research.stats.mixed import mixed_contrasts
+from research.stats.multiple import adjust_pvalues
+from research.stats.power import balance_null, minimum_detectable_difference, variance_components
 
 # Board features a metric is regressed on (Catan): richness of the best spot, how unevenly
 # pips fall on resources, clumping, hot numbers next to each other, and the seats' start gap.
@@ -104,6 +115,10 @@ def load_run(path: str | Path) -> RunData:
     if config["game"] == "catan":
         boards = [b for bs in setups.values() for b in bs]
         per_game = with_board_features(per_game, boards)
+    # A sampler that gave fewer distinct setups than the plan indexes has them replayed in turn
+    # (runner._cycle): the unit is the distinct setup, so plan index s is setup s mod count.
+    count = per_game["condition"].map({c: len(s) for c, s in setups.items()})
+    per_game["setup"] = per_game["setup"] % count
     order = [c["name"] for c in config["conditions"]]
     per_game["condition"] = pd.Categorical(per_game["condition"], categories=order, ordered=True)
     return RunData(run.path, config, state, games, setups, per_game)
@@ -139,10 +154,11 @@ def _orient(table: pd.DataFrame, baseline: str) -> pd.DataFrame:
         ("median1", "median2"),
         ("mean1", "mean2"),
         ("ci_low", "ci_high"),
+        ("diff_low", "diff_high"),
     ):
         out[a] = rows[a].where(keep, rows[b])
         out[b] = rows[b].where(keep, rows[a])
-    for col in ("effect", "ci_low", "ci_high"):
+    for col in ("effect", "ci_low", "ci_high", "diff", "diff_low", "diff_high", "hl_shift", "d"):
         out[col] = out[col].where(keep, -out[col]) + 0.0  # no "-0.00" in tables
     # Mann-Whitney's statistic is U of condition1; the other side's U is n1 * n2 - U.
     mwu = ~keep & (rows["test"] == "mann-whitney")
@@ -189,56 +205,300 @@ OMNIBUS_COLUMNS = [
     "statistic",
     "df",
     "p",
+    "p_adj",
     "effect_measure",
     "effect",
     "note",
 ]
 
+EXTRA_COLUMNS = [
+    "family",
+    "family_size",
+    "games_per_setup",
+    "icc",
+    "sd",
+    "mde",
+    "margin",
+    "equivalence_p_adj",
+    "mixed_diff",
+    "mixed_low",
+    "mixed_high",
+    "mixed_p",
+    "mixed_p_adj",
+    "verdict",
+]
+"""Columns :func:`compare` adds to the :func:`research.stats.pairwise` table."""
+
+POWER = 0.8
+
+
+def _registry_names(names: Any) -> list[str]:
+    return [metric_column(m) for m in names or []]
+
+
+def families(data: RunData) -> dict[str, str]:
+    """Each tested metric's family: ``primary`` / ``exploratory`` when the config declares
+    primary metrics, else ``all`` (one family for the whole run)."""
+    primary = set(_registry_names(data.config["comparisons"].get("primary")))
+    return {
+        m: ("primary" if m in primary else "exploratory") if primary else "all"
+        for m in tested_metrics(data)
+    }
+
+
+def margins(data: RunData) -> dict[str, float]:
+    """The config's equivalence margins by per-game column, in each metric's unit."""
+    given = data.config["comparisons"].get("margins") or {}
+    return {metric_column(k): float(v) for k, v in given.items()}
+
 
 def compare(data: RunData) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(omnibus table, pairwise table) over every lineup and tested metric, on setup means
-    (:func:`setup_means`): ``n1``/``n2``, the medians and means are over setups.
+    (:func:`setup_means`): ``n1``/``n2``, the medians, means and differences are over setups.
 
-    Both have a leading ``lineup`` column; the pairwise table has the columns of
-    :func:`research.stats.pairwise` (oriented against the baseline when there is one).
+    One family per run: every pairwise test (lineup x metric x pair) is adjusted together by
+    the config's correction, or, when ``comparisons.primary`` names metrics, the primary
+    metrics' tests form the family and the others a separate exploratory one. Each row also
+    carries the metric's between-setup ICC, the standard deviation the test works with (of the
+    paired differences, or pooled over setups), the minimum detectable difference at 80% power
+    and level ``alpha / m`` (``m`` the family's size: the level of the first Holm or
+    Benjamini-Hochberg step), the TOST p-value where a margin is declared, a mixed-effects
+    estimate on the games (:func:`research.stats.mixed.mixed_contrasts`) and a ``verdict``.
+
+    The omnibus table (Kruskal-Wallis, or Friedman when paired) has rows only with three or
+    more conditions, adjusted over its own rows.
     """
     cmp = data.config["comparisons"]
-    paired_on = "setup" if cmp["paired"] else None
+    paired = bool(cmp["paired"])
+    paired_on = "setup" if paired else None
     seed = int(data.config["seed"])
     table_by_setup = data.by_setup
+    margin_of = margins(data)
     omni, pairs = [], []
     for li, lineup in enumerate(data.lineups):
         df = table_by_setup[table_by_setup["lineup"] == lineup]
+        games = data.per_game[data.per_game["lineup"] == lineup]
         for mi, metric in enumerate(tested_metrics(data)):
-            frame = omnibus(df, metric, paired_on=paired_on, order=data.conditions).to_frame()
-            omni.append(frame.assign(lineup=lineup))
+            if len(data.conditions) >= 3:
+                frame = omnibus(df, metric, paired_on=paired_on, order=data.conditions)
+                omni.append(frame.to_frame().assign(lineup=lineup))
             table = pairwise(
                 df,
                 metric,
                 paired_on=paired_on,
-                correction=cmp["correction"],
+                correction="none",
                 n_boot=cmp["n_boot"],
                 seed=[seed, li, mi],
                 alpha=cmp["alpha"],
                 order=data.conditions,
                 baseline=data.baseline,
+                margin=margin_of.get(metric),
             )
             if data.baseline is not None:
                 table = _orient(table, data.baseline)
-            pairs.append(table.assign(lineup=lineup))
-    columns = ["lineup", *PAIRWISE_COLUMNS]
-    omni_df = (
-        pd.concat(omni, ignore_index=True)[OMNIBUS_COLUMNS]
-        if omni
-        else (pd.DataFrame(columns=OMNIBUS_COLUMNS))
-    )
-    pair_df = (
-        pd.concat(pairs, ignore_index=True)[columns]
-        if pairs
-        else (pd.DataFrame(columns=columns).astype({"significant": bool}))
-    )
+            pairs.append(_describe_design(table, df, games, metric, paired).assign(lineup=lineup))
+    columns = ["lineup", *PAIRWISE_COLUMNS, *EXTRA_COLUMNS]
+    if omni:
+        omni_df = pd.concat(omni, ignore_index=True)
+        omni_df["p_adj"] = adjust_pvalues(omni_df["p"].to_numpy(float), cmp["correction"])
+        omni_df = omni_df[OMNIBUS_COLUMNS]
+    else:
+        omni_df = pd.DataFrame(columns=OMNIBUS_COLUMNS)
+    if not pairs:
+        empty = pd.DataFrame(columns=columns).astype({"significant": bool})
+        return omni_df, empty
+    pair_df = pd.concat(pairs, ignore_index=True)
+    pair_df = _adjust_families(pair_df, data, margin_of)
+    pair_df = pair_df[columns]
     pair_df.attrs["level"] = 0.95
     return omni_df, pair_df
+
+
+def _describe_design(
+    table: pd.DataFrame, by_setup: pd.DataFrame, games: pd.DataFrame, metric: str, paired: bool
+) -> pd.DataFrame:
+    """Add games per setup, ICC, the test's standard deviation and the mixed-model contrast
+    to one lineup's pairwise rows of ``metric``."""
+    table = table.copy()
+    centred = games[metric].astype(float) - games.groupby("condition", observed=True)[
+        metric
+    ].transform("mean")
+    labels = games["condition"].astype(str) + ":" + games["setup"].astype(str)
+    vc = variance_components(centred, labels)
+    table["icc"] = vc.icc
+    sds, per_setup = [], []
+    for c1, c2 in zip(table["condition1"], table["condition2"], strict=True):
+        counts = by_setup.loc[by_setup["condition"].isin([c1, c2]), "n_games"]
+        per_setup.append(float(counts.mean()) if len(counts) else float("nan"))
+        sds.append(_test_sd(by_setup, metric, c1, c2, paired))
+    table["games_per_setup"] = per_setup
+    table["sd"] = sds
+    pairs = list(zip(table["condition1"], table["condition2"], strict=True))
+    mixed, note = mixed_contrasts(games, metric, pairs, paired=paired, seed="seed")
+    for col in ("mixed_diff", "mixed_low", "mixed_high", "mixed_p"):
+        table[col] = mixed[col].to_numpy()
+    if note:
+        table["note"] = [f"{n}; {note}" if n else note for n in table["note"]]
+    return table
+
+
+def _test_sd(by_setup: pd.DataFrame, metric: str, c1: Any, c2: Any, paired: bool) -> float:
+    """The standard deviation a comparison's power depends on: of the paired differences of
+    setup means, or of setup means pooled over the two conditions."""
+    if paired:
+        mp = match_pairs(by_setup, metric, c1, c2, paired_on="setup")
+        return float(np.std(mp.x - mp.y, ddof=1)) if mp.x.size > 1 else float("nan")
+    x = by_setup.loc[by_setup["condition"] == c1, metric].dropna().to_numpy(float)
+    y = by_setup.loc[by_setup["condition"] == c2, metric].dropna().to_numpy(float)
+    if x.size < 2 or y.size < 2:
+        return float("nan")
+    pooled = ((x.size - 1) * x.var(ddof=1) + (y.size - 1) * y.var(ddof=1)) / (x.size + y.size - 2)
+    return float(np.sqrt(pooled))
+
+
+def _adjust_families(
+    pair_df: pd.DataFrame, data: RunData, margin_of: dict[str, float]
+) -> pd.DataFrame:
+    """p-value adjustment, minimum detectable difference, equivalence and verdict per family."""
+    cmp = data.config["comparisons"]
+    alpha, method, paired = float(cmp["alpha"]), cmp["correction"], bool(cmp["paired"])
+    family_of = families(data)
+    pair_df["family"] = pair_df["metric"].map(family_of)
+    pair_df["margin"] = pair_df["metric"].map(margin_of).astype(float)
+    for col in ("p_adj", "equivalence_p_adj", "mixed_p_adj", "mde", "family_size"):
+        pair_df[col] = np.nan
+    for _, idx in pair_df.groupby("family", sort=False).groups.items():
+        rows = pair_df.loc[idx]
+        m = int(rows["p"].notna().sum())
+        pair_df.loc[idx, "family_size"] = m
+        pair_df.loc[idx, "p_adj"] = adjust_pvalues(rows["p"].to_numpy(float), method)
+        pair_df.loc[idx, "mixed_p_adj"] = adjust_pvalues(rows["mixed_p"].to_numpy(float), method)
+        pair_df.loc[idx, "equivalence_p_adj"] = adjust_pvalues(
+            rows["equivalence_p"].to_numpy(float), method
+        )
+        level = alpha / max(m, 1)
+        pair_df.loc[idx, "mde"] = [
+            minimum_detectable_difference(
+                sd, int(n1), int(n2), alpha=level, power=POWER, paired=paired
+            )
+            for sd, n1, n2 in zip(rows["sd"], rows["n1"], rows["n2"], strict=True)
+        ]
+    pair_df["family_size"] = pair_df["family_size"].astype(int)
+    pair_df["significant"] = (pair_df["p_adj"] < alpha).astype(bool)
+    equivalent = pair_df["equivalence_p_adj"] < alpha
+    mixed_sig = pair_df["mixed_p_adj"] < alpha
+    verdicts, notes = [], []
+    for (_, r), eq, msig in zip(pair_df.iterrows(), equivalent, mixed_sig, strict=True):
+        if r["significant"]:
+            verdict = "higher" if r["effect"] > 0 else "lower"
+        elif eq:
+            verdict = f"equivalent within ±{r['margin']:.3g}"
+        elif np.isnan(r["p"]):
+            verdict = "not tested"
+        else:
+            verdict = f"not detected (MDE {r['mde']:.3g})"
+        if r["family"] == "exploratory" and r["significant"]:
+            verdict = f"exploratory: {verdict}"
+        verdicts.append(verdict)
+        note = r["note"]
+        if not np.isnan(r["mixed_p"]) and bool(msig) != bool(r["significant"]):
+            extra = (
+                "the mixed model finds a difference the setup-mean test does not"
+                if msig
+                else "the mixed model does not confirm this difference"
+            )
+            note = f"{note}; {extra}" if note else extra
+        notes.append(note)
+    pair_df["verdict"] = verdicts
+    pair_df["note"] = notes
+    return pair_df
+
+
+SEAT_COLUMNS = [
+    "lineup",
+    "condition",
+    "setups",
+    "decided_games",
+    "first_seat_share",
+    "fair_share",
+    "advantage",
+    "advantage_low",
+    "advantage_high",
+    "advantage_p",
+    "seats_test",
+    "seats_p",
+    "seats_p_adj",
+    "balance",
+    "balance_null",
+    "balance_null_low",
+    "balance_null_high",
+]
+
+
+def seat_table(data: RunData) -> pd.DataFrame:
+    """Seat advantage and balance per lineup and condition, tested on setups, not games.
+
+    Per setup, each seat's share of the wins (a k-way shared win counts 1/k; undecided games
+    are left out). ``advantage``: mean over setups of seat 0's share minus ``1 / players``,
+    with a t interval and one-sample t-test over setups. ``seats_p``: do the seats' shares
+    differ (Friedman test over setups as blocks, or Wilcoxon signed-rank with 2 players),
+    adjusted over the table's rows by the config's correction. ``balance``: 1 - (largest -
+    smallest seat win rate) over all decided games, beside its expectation for fair seats at
+    that number of games (:func:`research.stats.power.balance_null`).
+    """
+    players = int(data.config["players"])
+    rows = []
+    pg = data.per_game
+    for li, lineup in enumerate(data.lineups):
+        for ci, cond in enumerate(data.conditions):
+            games = pg[(pg["lineup"] == lineup) & (pg["condition"] == cond)]
+            decided = games[games["winners"].map(len) > 0]
+            shares = np.zeros((len(decided), players))
+            for i, ws in enumerate(decided["winners"]):
+                shares[i, list(ws)] = 1.0 / len(ws)
+            per_setup = pd.DataFrame(shares).groupby(decided["setup"].to_numpy()).mean().to_numpy()
+            rows.append(_seat_row(lineup, cond, per_setup, shares, players, [li, ci]))
+    out = pd.DataFrame(rows, columns=SEAT_COLUMNS)
+    out["seats_p_adj"] = adjust_pvalues(
+        out["seats_p"].to_numpy(float), data.config["comparisons"]["correction"]
+    )
+    return out
+
+
+def _seat_row(
+    lineup: str,
+    cond: str,
+    per_setup: np.ndarray,
+    shares: np.ndarray,
+    players: int,
+    seed: list[int],
+) -> dict[str, Any]:
+    fair = 1.0 / players
+    nan = float("nan")
+    row: dict[str, Any] = dict.fromkeys(SEAT_COLUMNS, nan)
+    row.update(lineup=lineup, condition=cond, setups=len(per_setup), decided_games=len(shares))
+    row["fair_share"] = fair
+    if len(per_setup) >= 2:
+        first = per_setup[:, 0]
+        row["first_seat_share"] = float(first.mean())
+        row["advantage"] = float(first.mean()) - fair
+        if np.ptp(first) > 0:
+            res = st.ttest_1samp(first, fair)
+            ci = res.confidence_interval(0.95)
+            row["advantage_p"] = float(res.pvalue)
+            row["advantage_low"], row["advantage_high"] = ci.low - fair, ci.high - fair
+        if players >= 3 and np.ptp(per_setup) > 0:
+            row["seats_test"] = f"friedman (n = {len(per_setup)} setups)"
+            row["seats_p"] = float(st.friedmanchisquare(*per_setup.T).pvalue)
+        elif players == 2 and np.any(per_setup[:, 0] != per_setup[:, 1]):
+            row["seats_test"] = f"wilcoxon (n = {len(per_setup)} setups)"
+            row["seats_p"] = float(st.wilcoxon(per_setup[:, 0], per_setup[:, 1]).pvalue)
+    if len(shares):
+        rates = shares.mean(axis=0)
+        row["balance"] = float(1.0 - (rates.max() - rates.min()))
+        mean, low, high = balance_null(len(shares), players, seed=seed)
+        row["balance_null"], row["balance_null_low"], row["balance_null_high"] = mean, low, high
+    return row
 
 
 def regressions(data: RunData) -> tuple[pd.DataFrame, list[str]]:
@@ -253,11 +513,18 @@ def regressions(data: RunData) -> tuple[pd.DataFrame, list[str]]:
         return pd.DataFrame(), ["no regression: board features exist for Catan boards only"]
     frames, notes = [], []
     by_setup = data.by_setup
+    constant = [f for f in REGRESSION_FEATURES if by_setup[f].nunique(dropna=True) <= 1]
+    features = [f for f in REGRESSION_FEATURES if f not in constant]
+    if constant:
+        notes.append(
+            f"board feature(s) {', '.join(constant)} take one value on every board of this run "
+            "(a constraint fixes them): left out of the regressions"
+        )
     for lineup in data.lineups:
         df = by_setup[by_setup["lineup"] == lineup]
         for metric in tested_metrics(data):
             try:
-                fit = regress(df, metric, REGRESSION_FEATURES)
+                fit = regress(df, metric, features)
             except ValueError as exc:
                 notes.append(f"{lineup} / {metric}: no fit ({exc})")
                 continue
@@ -280,13 +547,14 @@ class Analysis:
     pairwise: pd.DataFrame
     regression: pd.DataFrame
     notes: list[str]
+    seats: pd.DataFrame
 
 
 def analyse(data: RunData) -> Analysis:
-    """Condition metrics, comparisons and regressions of a loaded run."""
+    """Condition metrics, comparisons, seat statistics and regressions of a loaded run."""
     omni, pairs = compare(data)
     reg, notes = regressions(data)
-    return Analysis(data, condition_table(data), omni, pairs, reg, notes)
+    return Analysis(data, condition_table(data), omni, pairs, reg, notes, seat_table(data))
 
 
 PAIR_COLUMNS = [
@@ -296,23 +564,29 @@ PAIR_COLUMNS = [
     "condition2",
     "n1",
     "n2",
-    "median1",
-    "median2",
+    "mean1",
+    "mean2",
+    "diff",
+    "diff_low",
+    "diff_high",
+    "d",
     "test",
     "p",
     "p_adj",
-    "effect",
-    "ci_low",
-    "ci_high",
-    "significant",
+    "family",
+    "mde",
+    "verdict",
 ]
 PAIR_LABELS = {
     "condition1": "condition",
     "condition2": "vs",
-    "median1": "median",
-    "median2": "median (vs)",
+    "mean1": "mean",
+    "mean2": "mean (vs)",
+    "diff": "difference",
+    "diff_low": "95% CI low",
+    "diff_high": "95% CI high",
     "p_adj": "p (adj.)",
-    "effect": "effect",
+    "mde": "MDE",
 }
 
 
@@ -337,6 +611,7 @@ def write_tables(result: Analysis) -> list[Path]:
     write_text(path / "comparisons.md", comparisons_markdown(result))
     write_text(path / "comparisons.csv", to_csv(result.pairwise) or "")
     write_text(path / "omnibus.csv", to_csv(result.omnibus) or "")
+    write_text(path / "seats.csv", to_csv(result.seats) or "")
     caption = "Pairwise comparisons" + (
         f" against {result.data.baseline}" if result.data.baseline else ""
     )
@@ -350,7 +625,14 @@ def write_tables(result: Analysis) -> list[Path]:
         ),
     )
     files += [
-        path / f for f in ("comparisons.md", "comparisons.csv", "omnibus.csv", "comparisons.tex")
+        path / f
+        for f in (
+            "comparisons.md",
+            "comparisons.csv",
+            "omnibus.csv",
+            "seats.csv",
+            "comparisons.tex",
+        )
     ]
     if len(result.regression):
         write_text(path / "regression.csv", to_csv(result.regression) or "")
@@ -364,41 +646,48 @@ def pairwise_markdown(table: pd.DataFrame) -> str:
 
 
 def comparisons_markdown(result: Analysis) -> str:
-    """``comparisons.md``: omnibus, pairwise and regression tables with how to read them."""
+    """``comparisons.md``: pairwise, omnibus, seat and regression tables with how to read them."""
     cmp = result.data.config["comparisons"]
     paired = cmp["paired"]
     n_setups = result.data.config["setups"]
     kind = result.data.config["setup_kind"]
+    families = result.pairwise.groupby("family", sort=False)["family_size"].first()
     parts = [
         f"# Comparisons: {result.data.config['name']}\n",
         f"Unit of analysis: the setup. Each metric is averaged over the games played on each of "
         f"the {n_setups} {kind} per condition, and the tests compare those means (games on one "
         f"setup are repeated measurements of it, not independent samples of the condition). "
-        f"Within each lineup. Omnibus: "
-        + (
-            "Friedman test over setups paired by index (setup s of every condition is played "
-            "with the same game seeds), effect Kendall's W (needs 3 or more conditions)."
-            if paired
-            else "Kruskal-Wallis H, effect epsilon-squared."
-        )
-        + "\n",
-        to_markdown(result.omnibus),
-        "\nPairwise: "
+        f"Within each lineup.\n",
+        "Pairwise: "
         + (
             "Wilcoxon signed-rank on the paired setups, effect = matched-pairs rank-biserial "
             "correlation"
             if paired
             else "Mann-Whitney U, effect = Cliff's delta"
         )
-        + " (positive: larger under 'condition'), "
+        + " (positive: larger under 'condition'); difference of means with a "
         + (
-            f"{cmp['n_boot']} bootstrap resamples for the 95% interval"
+            f"{cmp['n_boot']}-resample bootstrap 95% interval"
             if cmp["n_boot"]
-            else "no bootstrap intervals (n_boot = 0)"
+            else "no interval (n_boot = 0)"
         )
-        + f", p adjusted by {cmp['correction']} within each lineup and metric.\n",
+        + f"; p adjusted by {cmp['correction']} over each family ("
+        + ", ".join(f"{f}: {m} tests" for f, m in families.items())
+        + "); MDE at 80% power and level alpha / m. Every column: comparisons.csv.\n",
         pairwise_markdown(result.pairwise),
     ]
+    if len(result.omnibus):
+        parts += [
+            "\nOmnibus (descriptive; "
+            + (
+                "Friedman over setups matched by index, n = blocks, effect Kendall's W"
+                if paired
+                else "Kruskal-Wallis H, effect epsilon-squared"
+            )
+            + "), adjusted over the table:\n",
+            to_markdown(result.omnibus),
+        ]
+    parts += ["\nSeats, tested over setups (seats.csv):\n", to_markdown(result.seats)]
     if len(result.regression):
         parts += [
             "\nRegression of each metric's board means on board features (OLS, HC3 standard "
@@ -413,17 +702,21 @@ def comparisons_markdown(result: Analysis) -> str:
 
 
 def summary_lines(result: Analysis, limit: int = 12) -> list[str]:
-    """A few lines for the terminal: the significant comparisons, largest effects first."""
-    sig = result.pairwise[result.pairwise["significant"]]
+    """A few lines for the terminal: the confirmed differences, largest first."""
+    pw = result.pairwise
+    sig = pw[pw["significant"] & (pw["family"] != "exploratory")]
     if sig.empty:
-        return ["no significant difference between conditions (after correction)"]
-    sig = sig.reindex(sig["effect"].abs().sort_values(ascending=False).index)
+        return [
+            f"no difference between conditions detected ({len(pw)} tests, corrected as one "
+            "family; what the design could detect: MDE in comparisons.md)"
+        ]
+    sig = sig.reindex(sig["d"].abs().sort_values(ascending=False).index)
     lines = []
     for _, r in sig.head(limit).iterrows():
         lines.append(
             f"  {r['lineup']}: {r['metric']} {r['condition1']} vs {r['condition2']}: "
-            f"median {r['median1']:.3g} vs {r['median2']:.3g}, effect {r['effect']:+.2f} "
-            f"[{r['ci_low']:+.2f}, {r['ci_high']:+.2f}], p adj. {r['p_adj']:.2g}"
+            f"mean {r['mean1']:.3g} vs {r['mean2']:.3g}, difference {r['diff']:+.3g} "
+            f"[{r['diff_low']:+.3g}, {r['diff_high']:+.3g}], p adj. {r['p_adj']:.2g}"
         )
     if len(sig) > limit:
         lines.append(f"  ... and {len(sig) - limit} more (comparisons.md)")

@@ -35,10 +35,12 @@ spec per seat), the rule options, the master seed, the metrics and the compariso
     [comparisons]                  # optional
     baseline = "official"          # compare every condition with this one; omit: all pairs
     paired = true                  # common random numbers (default true)
-    correction = "holm"            # holm | bonferroni | none
+    correction = "holm"            # holm | fdr_bh | bonferroni | none, over the whole family
     alpha = 0.05
     n_boot = 2000
     metrics = ["turns", "lead_change"]   # per-game metrics to test; default: those in metrics
+    primary = ["turns"]            # optional: the confirmatory family; other metrics exploratory
+    margins = { turns = 2.0 }      # optional: smallest difference that matters, metric's unit
 
 Every value is checked when the file is loaded (:func:`load_experiment`); a
 :class:`ConfigError` names the file, the key and the allowed values, e.g.
@@ -125,6 +127,7 @@ from research.metrics.registry import (
     GAME_METRICS,
 )
 from research.simulate import game_seeds
+from research.stats.multiple import CORRECTIONS
 
 SCHEMA = "ludolab.experiment/1"
 GAMES = ("catan", "gallery")
@@ -135,7 +138,6 @@ PLAYERS_BY_GAME = {"catan": (2, 4), "gallery": (2, 5)}
 SETUP_KEY = {"catan": "boards", "gallery": "deals"}
 GAMES_PER_SETUP_KEY = {"catan": "games_per_board", "gallery": "games_per_deal"}
 OPTIONS_CLASS: dict[str, type] = {"catan": GameOptions, "gallery": GalleryOptions}
-CORRECTIONS = ("holm", "bonferroni", "none")
 DEFAULT_CHUNK_SIZE = 250
 DEFAULT_OBJECTIVE = "pip-spread"
 NONE_WORD = "none"  # TOML has no null: Optional options take the string "none"
@@ -212,10 +214,15 @@ class Comparisons:
         baseline: compare each other condition with this one; None compares all pairs.
         paired: common random numbers: the same game seeds in every condition, and paired
             tests (Wilcoxon / Friedman on ``GameSpec.pair``).
-        correction: multiple-comparison adjustment, ``holm``, ``bonferroni`` or ``none``.
-        alpha: significance level.
+        correction: multiple-comparison adjustment over the whole family of the run's tests
+            (every lineup x metric x pair): ``holm``, ``fdr_bh``, ``bonferroni`` or ``none``.
+        alpha: significance level (family-wise error rate, or false discovery rate).
         n_boot: bootstrap resamples for effect-size intervals (0: none).
         metrics: per-game metrics to test (registry names).
+        primary: the confirmatory metrics (registry names): when given, the family is their
+            tests only, and the other metrics' tests form a second, exploratory family.
+        margins: per tested metric (registry name), the smallest difference that matters, in
+            the metric's unit: used for equivalence tests (TOST) and by ``ludolab plan``.
     """
 
     baseline: str | None = None
@@ -224,6 +231,8 @@ class Comparisons:
     alpha: float = 0.05
     n_boot: int = 2000
     metrics: tuple[str, ...] = ()
+    primary: tuple[str, ...] = ()
+    margins: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -416,7 +425,16 @@ TOP_KEYS = (
 )
 CONDITION_KEYS = ("name", "constraints", "sampler", "params", "objective", "time_limit")
 LINEUP_KEYS = ("name", "seats", "rotate_seats")
-COMPARISON_KEYS = ("baseline", "paired", "correction", "alpha", "n_boot", "metrics")
+COMPARISON_KEYS = (
+    "baseline",
+    "paired",
+    "correction",
+    "alpha",
+    "n_boot",
+    "metrics",
+    "primary",
+    "margins",
+)
 
 
 def load_experiment(path: str | Path) -> ExperimentConfig:
@@ -855,7 +873,61 @@ def _comparisons(
         tested = chosen
     else:
         tested = tuple(testable)
-    return Comparisons(baseline, paired, correction, float(alpha), n_boot, tested)
+    primary: tuple[str, ...] = ()
+    if "primary" in table:
+        value = table["primary"]
+        listed = {"primary": [value] if isinstance(value, str) else value}
+        primary = _metrics(src, listed, "primary", game, players, where)
+        for i, m in enumerate(primary):
+            if m not in tested:
+                raise src.fail(
+                    f"{where}primary[{i}]",
+                    f"{m!r} is not a tested metric; the primary metrics must be among "
+                    f"comparisons.metrics: {', '.join(tested)}",
+                )
+    margins = _margins(src, table.get("margins", {}), game, players, tested, where)
+    return Comparisons(baseline, paired, correction, float(alpha), n_boot, tested, primary, margins)
+
+
+def metric_unit(name: str) -> str:
+    """The unit of a per-game metric (registry name), from the metric registry."""
+    game, _, column = name.rpartition(".")
+    own = {"catan": CATAN_METRICS, "gallery": GALLERY_METRICS}.get(game, GAME_METRICS)
+    return own[column].unit
+
+
+def _margins(
+    src: _Source,
+    table: Any,
+    game: str,
+    players: int,
+    tested: tuple[str, ...],
+    where: str,
+) -> dict[str, float]:
+    where += "margins"
+    if not isinstance(table, dict):
+        raise src.fail(where, "expected a table of metric = smallest difference that matters")
+    out: dict[str, float] = {}
+    for key, value in table.items():
+        path = f"{where}.{key}"
+        metric = _resolve_metric(key, game, players)
+        if metric is None or metric not in tested:
+            raise src.fail(path, f"{key!r} is not a tested metric; tested: {', '.join(tested)}")
+        unit = metric_unit(metric)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise src.fail(path, f"expected a number in the metric's unit ({unit}), got {value!r}")
+        value = float(value)
+        if not np.isfinite(value) or value <= 0:
+            raise src.fail(path, f"expected a positive number in {unit}, got {value!r}")
+        bounded = re.search(r"\[0, ([0-9.()/n -]+)\]|\(0, 1\]", unit)
+        if bounded and value >= 1:
+            raise src.fail(
+                path,
+                f"{value:g} is not a difference in {unit}: {metric} lies between 0 and 1, so "
+                f"a margin must be below 1 (a percentage? {value:g}% is {value / 100:g})",
+            )
+        out[metric] = value
+    return out
 
 
 # ---------------------------------------------------------------------------------------------

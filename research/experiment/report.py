@@ -16,13 +16,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from envs.catan.engine import GameOptions
 from envs.gallery.engine import GalleryOptions
 from research.experiment.analysis import (
-    PAIR_COLUMNS,
-    PAIR_LABELS,
     Analysis,
     analyse,
     load_run,
@@ -30,8 +29,17 @@ from research.experiment.analysis import (
 )
 from research.experiment.figures import RunFigure, plot_run
 from research.files import write_text
+from research.metrics.registry import game_unit
 from research.stats import to_markdown
-from research.stats.report import escape_markdown, format_table
+from research.stats.multiple import CORRECTION_NAMES
+from research.stats.report import (
+    escape_markdown,
+    format_ci,
+    format_fixed,
+    format_number,
+    format_p,
+    format_table,
+)
 
 
 @dataclass(frozen=True)
@@ -79,43 +87,202 @@ def _options_changed(config: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in config["options"].items() if base.get(k) != v}
 
 
+def _unit(analysis: Analysis, metric: str) -> str:
+    return game_unit(analysis.data.game, metric)
+
+
+def _amount(value: float, unit: str) -> str:
+    """A difference with its unit, e.g. ``-5.01 player turns``; shares stay bare."""
+    text = format_number(float(value))
+    return f"{text} {unit}" if unit and "[" not in unit and "(" not in unit else text
+
+
+def family_sentence(analysis: Analysis) -> str:
+    """What the report's error control covers, in one paragraph."""
+    pw = analysis.pairwise
+    cmp = analysis.data.config["comparisons"]
+    method, alpha = cmp["correction"], cmp["alpha"]
+    if pw.empty:
+        return "No comparison was made."
+    sizes = pw.groupby("family", sort=False)["family_size"].first()
+    rate = (
+        f"the expected share of false findings among the findings is at most {alpha}"
+        if method == "fdr_bh"
+        else "nothing controls the chance of a false finding across the report"
+        if method == "none"
+        else f"the chance that this report lists any false finding is at most {alpha}"
+    )
+    k = {f: int(m) for f, m in sizes.items()}
+    shape = (
+        f"{pw['lineup'].nunique()} lineup(s) x {pw['metric'].nunique()} metric(s) x "
+        f"{len(pw.groupby(['condition1', 'condition2']))} comparison(s)"
+    )
+    if "all" in k:
+        return (
+            f"**Error control.** One family: all {k['all']} tests in this report ({shape}), "
+            f"corrected together by {CORRECTION_NAMES[method]}, alpha = {alpha}: {rate}."
+        )
+    primary = ", ".join(dict.fromkeys(pw.loc[pw["family"] == "primary", "metric"]))
+    return (
+        f"**Error control.** The confirmatory family is the {k.get('primary', 0)} tests of "
+        f"the primary metric(s) {primary}, corrected by {CORRECTION_NAMES[method]}, alpha = "
+        f"{alpha}: {rate}. The other {k.get('exploratory', 0)} tests are exploratory: "
+        f"corrected among themselves, listed apart, not findings."
+    )
+
+
 def _findings(analysis: Analysis) -> list[str]:
-    """Per lineup and condition, the significant differences in words, largest effect first."""
-    out = []
+    """Per lineup and comparison: the confirmed differences (raw difference with its interval
+    in the metric's unit), equivalences, and what was not detected with the design's MDE."""
     pw = analysis.pairwise
     if pw.empty:
         return ["no per-game metric was tested (config: comparisons.metrics)."]
-    for lineup in analysis.data.lineups:
-        rows = pw[pw["lineup"] == lineup]
+    out = []
+    confirm = pw[pw["family"] != "exploratory"]
+    for (lineup, c1, c2), rows in confirm.groupby(
+        ["lineup", "condition1", "condition2"], sort=False
+    ):
+        head = f"**{lineup}**, {c1} vs {c2}"
         sig = rows[rows["significant"]]
-        if sig.empty:
+        sig = sig.reindex(sig["d"].abs().sort_values(ascending=False).index)
+        for _, r in sig.iterrows():
+            unit = _unit(analysis, r["metric"])
             out.append(
-                f"**{lineup}**: none of the {len(rows)} comparisons is significant after "
-                f"correction."
+                f"{head}: **{r['metric']} {r['verdict']}**: mean {format_number(r['mean1'])} "
+                f"vs {format_number(r['mean2'])}, difference {_amount(r['diff'], unit)} "
+                f"{format_ci(r['diff_low'], r['diff_high'], None)} (Hodges-Lehmann "
+                f"{format_number(r['hl_shift'])}, d = {format_fixed(r['d'])}), "
+                f"p adj. {format_p(r['p_adj'])}."
             )
-            continue
-        for (c1, c2), group in sig.groupby(["condition1", "condition2"], sort=False):
-            group = group.reindex(group["effect"].abs().sort_values(ascending=False).index)
+        same = rows[rows["verdict"].str.startswith("equivalent")]
+        if len(same):
             parts = [
-                f"{r['metric']} {'higher' if r['effect'] > 0 else 'lower'} "
-                f"(mean {r['mean1']:.3g} vs {r['mean2']:.3g}; {r['effect']:+.2f} "
-                f"[{r['ci_low']:+.2f}, {r['ci_high']:+.2f}])"
-                for _, r in group.iterrows()
+                f"{r['metric']} (±{_amount(r['margin'], _unit(analysis, r['metric']))})"
+                for _, r in same.iterrows()
             ]
-            out.append(f"**{lineup}**, {c1} vs {c2}: " + "; ".join(parts) + ".")
-        quiet = [
-            f"{c1} vs {c2}"
-            for (c1, c2), g in rows.groupby(["condition1", "condition2"], sort=False)
-            if not g["significant"].any()
-        ]
-        if quiet:
-            out.append(f"**{lineup}**, no significant difference: {', '.join(quiet)}.")
+            out.append(f"{head}: equivalent within the declared margins: {', '.join(parts)}.")
+        quiet = rows[rows["verdict"].str.startswith("not detected")]
+        if len(quiet):
+            parts = [
+                f"{r['metric']} (MDE {_amount(r['mde'], _unit(analysis, r['metric']))})"
+                for _, r in quiet.iterrows()
+            ]
+            out.append(
+                f"{head}: no difference detected, which is not evidence of none; the design "
+                f"detects with 80% power a difference of at least: {', '.join(parts)}."
+            )
     return out
+
+
+def _exploratory(analysis: Analysis) -> list[str]:
+    pw = analysis.pairwise
+    rows = pw[(pw["family"] == "exploratory") & pw["significant"]]
+    return [
+        f"{r['lineup']}, {r['condition1']} vs {r['condition2']}: {r['metric']} "
+        f"{r['verdict'].removeprefix('exploratory: ')}, difference "
+        f"{_amount(r['diff'], _unit(analysis, r['metric']))} "
+        f"{format_ci(r['diff_low'], r['diff_high'], None)}, p adj. {format_p(r['p_adj'])}"
+        for _, r in rows.iterrows()
+    ]
+
+
+def _grouped_notes(analysis: Analysis) -> list[str]:
+    """One line per cause: each distinct note of the comparisons with the rows it concerns."""
+    pw = analysis.pairwise
+    causes: dict[str, list[str]] = {}
+    for _, r in pw.iterrows():
+        for note in filter(None, str(r["note"]).split("; ")):
+            where = f"{r['lineup']} / {r['metric']} ({r['condition1']} vs {r['condition2']})"
+            causes.setdefault(note, []).append(where)
+    return [f"{note}: {', '.join(rows)}." for note, rows in causes.items()]
+
+
+def main_table(analysis: Analysis) -> pd.DataFrame:
+    """The report's main table, formatted: raw-unit differences with intervals first."""
+    pw = analysis.pairwise
+    return pd.DataFrame(
+        {
+            "lineup": pw["lineup"],
+            "metric": [f"{m} ({_unit(analysis, m)})" for m in pw["metric"]],
+            "condition": pw["condition1"],
+            "vs": pw["condition2"],
+            "setups": [f"{a} / {b}" for a, b in zip(pw["n1"], pw["n2"], strict=True)],
+            "games per setup": [format_number(g) for g in pw["games_per_setup"]],
+            "mean": [format_number(v) for v in pw["mean1"]],
+            "mean (vs)": [format_number(v) for v in pw["mean2"]],
+            "difference [95% CI]": [
+                f"{format_number(d)} {format_ci(lo, hi, None)}"
+                for d, lo, hi in zip(pw["diff"], pw["diff_low"], pw["diff_high"], strict=True)
+            ],
+            "HL shift": [format_number(v) for v in pw["hl_shift"]],
+            "d": [format_fixed(v) for v in pw["d"]],
+            "ICC": [format_fixed(v) for v in pw["icc"]],
+            "p": [format_p(v) for v in pw["p"]],
+            "p (adj.)": [format_p(v) for v in pw["p_adj"]],
+            "MDE": [format_number(v) for v in pw["mde"]],
+            "verdict": pw["verdict"].str.replace(r" \(MDE [^)]*\)", "", regex=True),
+        }
+    )
+
+
+def mixed_table(analysis: Analysis) -> pd.DataFrame:
+    """The mixed-effects sensitivity check beside the setup-mean test."""
+    pw = analysis.pairwise
+    mixed_sig = pw["mixed_p_adj"] < analysis.data.config["comparisons"]["alpha"]
+    return pd.DataFrame(
+        {
+            "lineup": pw["lineup"],
+            "metric": pw["metric"],
+            "condition": pw["condition1"],
+            "vs": pw["condition2"],
+            "mixed-model difference [95% CI]": [
+                f"{format_number(d)} {format_ci(lo, hi, None)}"
+                for d, lo, hi in zip(
+                    pw["mixed_diff"], pw["mixed_low"], pw["mixed_high"], strict=True
+                )
+            ],
+            "p (adj.)": [format_p(v) for v in pw["mixed_p_adj"]],
+            "agrees": [
+                "—" if np.isnan(p) else "yes" if m == s else "**no**"
+                for p, m, s in zip(pw["mixed_p"], mixed_sig, pw["significant"], strict=True)
+            ],
+        }
+    )
+
+
+def seats_table(analysis: Analysis) -> pd.DataFrame:
+    """Seat advantage and balance, tested on setups, formatted."""
+    t = analysis.seats
+    return pd.DataFrame(
+        {
+            "lineup": t["lineup"],
+            "condition": t["condition"],
+            "setups": t["setups"],
+            "decided games": t["decided_games"],
+            "seat 0 share": [format_fixed(v, 3) for v in t["first_seat_share"]],
+            "advantage [95% CI]": [
+                f"{format_fixed(a, 3)} {format_ci(lo, hi, 3)}"
+                for a, lo, hi in zip(
+                    t["advantage"], t["advantage_low"], t["advantage_high"], strict=True
+                )
+            ],
+            "p": [format_p(v) for v in t["advantage_p"]],
+            "seats differ": t["seats_test"].fillna("—"),
+            "p (adj.)": [format_p(v) for v in t["seats_p_adj"]],
+            "balance": [format_fixed(v, 3) for v in t["balance"]],
+            "balance if fair [95%]": [
+                f"{format_fixed(m, 3)} {format_ci(lo, hi, 3)}"
+                for m, lo, hi in zip(
+                    t["balance_null"], t["balance_null_low"], t["balance_null_high"], strict=True
+                )
+            ],
+        }
+    )
 
 
 def glance(analysis: Analysis) -> pd.DataFrame:
     """Mean of every tested metric per lineup and condition (means show shifts in the many
-    small-integer and 0/1 metrics that medians hide); a significant difference from the
+    small-integer and 0/1 metrics that medians hide); a confirmed difference from the
     baseline is marked ▲ (higher) or ▼ (lower)."""
     data = analysis.data
     metrics = list(dict.fromkeys(analysis.pairwise["metric"])) if len(analysis.pairwise) else []
@@ -123,7 +290,8 @@ def glance(analysis: Analysis) -> pd.DataFrame:
     means = analysis.conditions.set_index(["lineup", "condition"])
     marks: dict[tuple[str, str, str], str] = {}
     if data.baseline is not None:
-        for _, r in analysis.pairwise[analysis.pairwise["significant"]].iterrows():
+        pw = analysis.pairwise
+        for _, r in pw[pw["significant"] & (pw["family"] != "exploratory")].iterrows():
             marks[r["lineup"], r["condition1"], r["metric"]] = " ▲" if r["effect"] > 0 else " ▼"
     rows = []
     for lineup in data.lineups:
@@ -145,9 +313,7 @@ CONDITION_SUMMARY = [
     "completion_rate",
     "turns_mean",
     "turns_median",
-    "first_player_advantage",
-    "chi2_p",
-    "balance",
+    "rounds_mean",
 ]
 
 
@@ -207,6 +373,8 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             + ".",
         )
     )
+    unit_word = cfg["setup_kind"][:-1]
+    exploratory = _exploratory(analysis)
     blocks += [
         Block("h2", "Findings"),
         Block(
@@ -217,15 +385,26 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
                 if data.baseline
                 else "between all conditions"
             )
-            + f", within each lineup, on the mean of each metric per {cfg['setup_kind'][:-1]} "
-            f"({cfg['setups']} per condition: the setup is the unit a condition acts on), "
-            f"{cmp['correction']}-corrected per lineup and metric at alpha = {cmp['alpha']}:",
+            + f", within each lineup, on the mean of each metric per {unit_word} "
+            f"({cfg['setups']} per condition: the {unit_word} is the unit a condition acts on; "
+            + (
+                "Wilcoxon signed-rank on setups paired by index, as setup s of every condition "
+                "is played with the same game seeds)."
+                if cmp["paired"]
+                else "Mann-Whitney U)."
+            ),
         ),
+        Block("p", family_sentence(analysis)),
         Block("list", _findings(analysis)),
+        *(
+            [Block("p", "Exploratory (not findings):"), Block("list", exploratory)]
+            if exploratory
+            else []
+        ),
         Block(
             "table",
             glance(analysis),
-            "At a glance: means over the games per lineup and condition; ▲/▼ a significant "
+            "At a glance: means over the games per lineup and condition; ▲/▼ a confirmed "
             "difference from the baseline (after correction)."
             if data.baseline
             else "At a glance: means per lineup and condition.",
@@ -233,29 +412,53 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         Block("h2", "Main table"),
         Block(
             "table",
-            analysis.pairwise[PAIR_COLUMNS].rename(columns=PAIR_LABELS),
-            "Effect: "
+            main_table(analysis),
+            f"Per comparison, over {unit_word}s (each the mean of its games): difference of "
+            "means (condition minus vs) in the metric's unit with a "
             + (
-                "matched-pairs rank-biserial correlation (Wilcoxon signed-rank on setups paired "
-                "by index: setup s of every condition is played with the same game seeds)"
-                if cmp["paired"]
-                else "Cliff's delta (Mann-Whitney U)"
-            )
-            + "; positive: larger under 'condition'. n, medians: over setups (means of their "
-            "games). "
-            + (
-                f"95% bootstrap intervals ({cmp['n_boot']} resamples). "
+                f"95% bootstrap interval ({cmp['n_boot']} resamples, "
+                + ("pairs resampled together" if cmp["paired"] else "setups resampled")
+                + "); "
                 if cmp["n_boot"]
-                else "No intervals (n_boot = 0). "
+                else "no interval (n_boot = 0); "
             )
-            + "Full precision: comparisons.csv; LaTeX: comparisons.tex.",
+            + "HL shift: Hodges-Lehmann estimate; d: Cohen's d"
+            + (" of the paired differences" if cmp["paired"] else "")
+            + f" on {unit_word} means (it grows with games per {unit_word}: compare raw "
+            "differences across designs); ICC: share of a game's variance that lies between "
+            f"{unit_word}s; p (adj.): corrected over the family; MDE: the smallest difference "
+            "detected with 80% power at the family's first-step level alpha / m. "
+            "Full precision: comparisons.csv; LaTeX: comparisons.tex.",
+        ),
+        Block(
+            "table",
+            mixed_table(analysis),
+            "Sensitivity: a linear mixed model on the games (metric ~ condition, random "
+            f"effects for the {unit_word}"
+            + (" and the shared game seed" if cmp["paired"] else "")
+            + "; REML, Wald intervals), corrected over the same family. 'agrees': the same "
+            "verdict as the setup-mean test.",
+        ),
+        *[Block("p", f"Note: {n}") for n in _grouped_notes(analysis)],
+        Block(
+            "table",
+            seats_table(analysis),
+            "Seats, tested over setups (games on one setup are not independent): seat 0's "
+            "share of the wins and its advantage over a fair share (t interval and test over "
+            "setups); whether the seats' shares differ (Friedman over setups as blocks; "
+            "Wilcoxon with 2 players), corrected over the table; balance (1 - largest gap "
+            "between seat win rates) beside what fair seats would show over as many games.",
         ),
         Block(
             "table",
             analysis.conditions[[c for c in CONDITION_SUMMARY if c in analysis.conditions]],
-            "Per lineup and condition: completion, length, first-player advantage (win rate of "
-            "seat 0 minus 1/n), chi-square p of the seat win counts against uniform, balance "
-            "(1 - largest gap between seat win rates). All columns: metrics/conditions.csv.",
+            "Per lineup and condition: completion and length; "
+            + (
+                "turns are player turns (one seat's turn), rounds are turns / players. "
+                if data.game == "catan"
+                else "turns are cards played, rounds are the game's four rounds. "
+            )
+            + "All columns: metrics/conditions.csv.",
         ),
     ]
     if len(analysis.omnibus):
@@ -263,7 +466,14 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             Block(
                 "table",
                 analysis.omnibus,
-                "Omnibus tests across conditions per lineup and metric.",
+                "Omnibus tests across all conditions per lineup and metric ("
+                + (
+                    "Friedman; n counts blocks, the setups matched across conditions"
+                    if cmp["paired"]
+                    else "Kruskal-Wallis; n counts setups"
+                )
+                + "), corrected over the table; descriptive: the findings come from the "
+                "pairwise family.",
             )
         )
     if len(analysis.regression):

@@ -198,6 +198,21 @@ ones as ``catan.<column>`` / ``gallery.<column>``, per-condition ones as
 ``condition.<column>`` (``<s>`` stands for a seat number, ``<metric>`` for a per-game column)."""
 
 
+def game_unit(game: str, column: str) -> str:
+    """The unit of a per-game column for one game, as a reader of that game says it: VP for
+    Catan scores, money for Masters Gallery, player turns for Catan game length."""
+    own = CATAN_METRICS if game == "catan" else GALLERY_METRICS
+    metric = own.get(column) or GAME_METRICS.get(column)
+    if metric is None:
+        return ""
+    unit = metric.unit.replace("VP / money", "VP" if game == "catan" else "money")
+    if game == "catan" and column == "turns":
+        return "player turns"
+    if game == "gallery" and column == "turns":
+        return "cards played"
+    return unit
+
+
 def metrics_table() -> pd.DataFrame:
     """:data:`METRICS` as a DataFrame (index ``name``; columns description, formula, unit)."""
     return pd.DataFrame.from_dict(
@@ -212,5 +227,6 @@ __all__ = [
     "GAME_METRICS",
     "METRICS",
     "Metric",
+    "game_unit",
     "metrics_table",
 ]

@@ -32,11 +32,15 @@ import scipy.stats as st
 from research.stats.effects import (
     SeedLike,
     _cliffs_delta_axis,
+    _mean_difference_axis,
     _rank_biserial_axis,
     bootstrap_ci,
     cliffs_delta,
+    hodges_lehmann,
+    standardised_difference,
 )
 from research.stats.multiple import Correction, adjust_pvalues
+from research.stats.power import equivalence_p
 
 PAIRWISE_COLUMNS: tuple[str, ...] = (
     "metric",
@@ -49,6 +53,11 @@ PAIRWISE_COLUMNS: tuple[str, ...] = (
     "median2",
     "mean1",
     "mean2",
+    "diff",
+    "diff_low",
+    "diff_high",
+    "hl_shift",
+    "d",
     "test",
     "statistic",
     "p",
@@ -58,6 +67,7 @@ PAIRWISE_COLUMNS: tuple[str, ...] = (
     "ci_low",
     "ci_high",
     "significant",
+    "equivalence_p",
     "note",
 )
 """Columns of the :func:`pairwise` table, in order."""
@@ -197,7 +207,10 @@ class OmnibusResult:
             "metric": self.metric,
             "test": self.test,
             "k": self.k,
-            "n": sum(self.n.values()),
+            # Friedman's n is its blocks (matched setups), each counted once
+            "n": (
+                next(iter(self.n.values()), 0) if self.test == "friedman" else sum(self.n.values())
+            ),
             "n_dropped": self.n_dropped,
             "statistic": self.statistic,
             "df": self.df,
@@ -321,6 +334,7 @@ def pairwise(
     ci_method: Literal["percentile", "bca", "basic"] = "percentile",
     order: Sequence[Hashable] | None = None,
     baseline: Hashable | None = None,
+    margin: float | None = None,
 ) -> pd.DataFrame:
     """Compare ``metric`` between every pair of conditions (or every pair with ``baseline``).
 
@@ -334,6 +348,11 @@ def pairwise(
       (:func:`scipy.stats.mannwhitneyu`, ``statistic`` = U of condition1). With ``paired_on``:
       two-sided Wilcoxon signed-rank test on the matched differences ``condition1 - condition2``
       (:func:`scipy.stats.wilcoxon`, zero differences dropped, ``statistic`` = min(T+, T-)).
+    * ``diff`` -- ``mean1 - mean2`` in the metric's unit, with a bootstrap interval
+      ``diff_low``/``diff_high`` (resampled as the effect's); ``hl_shift`` -- the Hodges-Lehmann
+      shift (median of all differences ``x_i - y_j``; paired: median of the Walsh averages of
+      the matched differences); ``d`` -- Cohen's d (paired: d_z, the mean difference over the
+      standard deviation of the differences).
     * ``p_adj`` -- adjusted over all pairs of this metric (``correction``: Holm by default).
     * ``effect`` -- positive when condition1 tends to be larger. Independent: Cliff's delta.
       Paired: matched-pairs rank-biserial correlation (see
@@ -343,6 +362,8 @@ def pairwise(
       ``n_boot`` resamples, games resampled within each condition, or pairs resampled together
       when paired). ``n_boot=0`` skips the bootstrap (NaN bounds).
     * ``significant`` -- ``p_adj < alpha``; ``note`` explains NaN results.
+    * ``equivalence_p`` -- with ``margin`` (in the metric's unit): the TOST p-value of
+      ``|difference| < margin`` (:func:`research.stats.power.equivalence_p`); NaN without.
 
     ``seed`` (int or ``numpy.random.Generator``) seeds one child generator per pair, so results
     are reproducible. With ``baseline``, only the pairs that include it are compared and
@@ -368,10 +389,12 @@ def pairwise(
             y = values[df[by] == c2].dropna().to_numpy()
             dropped = int((df[by] == c1).sum() + (df[by] == c2).sum()) - x.size - y.size
             row = _unpaired_row(x, y, n_boot, rng, level, ci_method)
+            row.update(_difference(x, y, False, n_boot, rng, level, ci_method, margin))
         else:
             mp = match_pairs(df, metric, c1, c2, by=by, paired_on=paired_on)
             x, y, dropped = mp.x, mp.y, mp.n_dropped
             row = _paired_row(x, y, n_boot, rng, level, ci_method)
+            row.update(_difference(x, y, True, n_boot, rng, level, ci_method, margin))
         rows.append(
             {
                 "metric": metric,
@@ -402,9 +425,39 @@ def pairwise(
             "ci_method": ci_method,
             "n_boot": n_boot,
             "baseline": baseline,
+            "margin": margin,
         }
     )
     return out
+
+
+def _difference(
+    x: np.ndarray,
+    y: np.ndarray,
+    paired: bool,
+    n_boot: int,
+    rng: np.random.Generator,
+    level: float,
+    method: str,
+    margin: float | None,
+) -> dict[str, float]:
+    """The raw-unit columns of a pairwise row: difference of means with its interval, the
+    Hodges-Lehmann shift, Cohen's d and the equivalence p-value."""
+    nan = float("nan")
+    if x.size == 0 or y.size == 0:
+        keys = ("diff", "diff_low", "diff_high", "hl_shift", "d", "equivalence_p")
+        return dict.fromkeys(keys, nan)
+    low, high = nan, nan
+    if x.size > 1 and y.size > 1 and np.ptp(np.concatenate([x, y])) > 0:
+        low, high = _ci(_mean_difference_axis, (x, y), paired, n_boot, rng, level, method)
+    return {
+        "diff": float(np.mean(x) - np.mean(y)),
+        "diff_low": low,
+        "diff_high": high,
+        "hl_shift": hodges_lehmann(x, y, paired=paired),
+        "d": standardised_difference(x, y, paired=paired),
+        "equivalence_p": nan if margin is None else equivalence_p(x, y, margin, paired=paired),
+    }
 
 
 def _ci(

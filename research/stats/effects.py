@@ -105,6 +105,53 @@ def _rank_biserial_axis(d: np.ndarray, axis: int = -1) -> np.ndarray:
     return np.where(d.shape[-1] > 0, r, np.nan)
 
 
+def hodges_lehmann(x: ArrayLike, y: ArrayLike | None = None, *, paired: bool = False) -> float:
+    """Hodges-Lehmann shift of ``x`` over ``y``, in the data's unit.
+
+    Independent samples: the median of all ``n m`` differences ``x_i - y_j`` (the shift the
+    Mann-Whitney test estimates). Paired (or ``y`` omitted: ``x`` are the differences): the
+    median of the Walsh averages ``(d_i + d_j) / 2, i <= j`` of ``d = x - y`` (the centre the
+    Wilcoxon signed-rank test estimates). NaN when a sample is empty.
+    """
+    xs = _as_1d(x, "x")
+    if y is not None and not paired:
+        ys = _as_1d(y, "y")
+        if xs.size == 0 or ys.size == 0:
+            return float("nan")
+        return float(np.median(np.subtract.outer(xs, ys)))
+    d = xs - _as_1d(y, "y") if y is not None else xs
+    if d.size == 0:
+        return float("nan")
+    i, j = np.triu_indices(d.size)
+    return float(np.median((d[i] + d[j]) / 2.0))
+
+
+def mean_difference(x: ArrayLike, y: ArrayLike) -> float:
+    """``mean(x) - mean(y)``, in the data's unit (paired or not: the same estimate)."""
+    return float(np.mean(_as_1d(x, "x")) - np.mean(_as_1d(y, "y")))
+
+
+def _mean_difference_axis(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.mean(x, axis=axis) - np.mean(y, axis=axis)
+
+
+def standardised_difference(x: ArrayLike, y: ArrayLike, *, paired: bool = False) -> float:
+    """Cohen's d of ``x`` over ``y``: the mean difference over the pooled standard deviation
+    (independent), or over the standard deviation of the differences (paired, d_z). NaN when
+    the standard deviation is 0 or undefined."""
+    xs, ys = _as_1d(x, "x"), _as_1d(y, "y")
+    if paired:
+        d = xs - ys
+        sd = float(np.std(d, ddof=1)) if d.size > 1 else float("nan")
+        return float(np.mean(d)) / sd if sd > 0 else float("nan")
+    n1, n2 = xs.size, ys.size
+    if n1 < 2 or n2 < 2:
+        return float("nan")
+    pooled = ((n1 - 1) * np.var(xs, ddof=1) + (n2 - 1) * np.var(ys, ddof=1)) / (n1 + n2 - 2)
+    sd = float(np.sqrt(pooled))
+    return (float(np.mean(xs)) - float(np.mean(ys))) / sd if sd > 0 else float("nan")
+
+
 @dataclass(frozen=True)
 class ConfidenceInterval:
     """A bootstrap confidence interval for ``estimate`` (the statistic on the original data)."""

@@ -1,0 +1,164 @@
+"""What a design can detect: variance components, minimum detectable differences, sample sizes,
+equivalence tests, and the null distribution of seat balance.
+
+The unit is the setup (a board or a deal): a condition's effect is estimated from setup means,
+each the mean of ``g`` games on one setup. With a between-setup variance ``var_b`` and a
+within-setup (game-to-game) variance ``var_w``, a setup mean varies with
+``var_b + var_w / g``; the intraclass correlation ``icc = var_b / (var_b + var_w)`` says how
+much of a game's variation belongs to its setup. Power is that of a two-sided t-test on setup
+means (:mod:`statsmodels.stats.power`); the rank tests the comparisons use have about 95% of its
+efficiency on normal data, so the figures are a close, slightly optimistic guide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+from statsmodels.stats.power import TTestIndPower, TTestPower
+from statsmodels.stats.weightstats import ttost_ind, ttost_paired
+
+from research.stats.effects import SeedLike
+
+
+@dataclass(frozen=True)
+class VarianceComponents:
+    """One-way random-effects ANOVA of games within setups.
+
+    Attributes:
+        between: variance of the setup effects (``var_b``, >= 0), in squared metric units.
+        within: variance of games around their setup's mean (``var_w``).
+        games_per_setup: the mean number of games per setup (``g``).
+        setups: number of setups.
+    """
+
+    between: float
+    within: float
+    games_per_setup: float
+    setups: int
+
+    @property
+    def icc(self) -> float:
+        """Share of a game's variance that is between setups, in [0, 1] (NaN if undefined)."""
+        total = self.between + self.within
+        return self.between / total if total > 0 else float("nan")
+
+    def setup_mean_sd(self, games_per_setup: float | None = None) -> float:
+        """Standard deviation of a setup mean over ``games_per_setup`` games (default: as
+        observed): ``sqrt(var_b + var_w / g)``."""
+        g = self.games_per_setup if games_per_setup is None else games_per_setup
+        return float(np.sqrt(self.between + self.within / g))
+
+
+def variance_components(values: ArrayLike, setups: ArrayLike) -> VarianceComponents:
+    """ANOVA estimates of ``var_b`` and ``var_w`` from games (``values``) grouped by setup.
+
+    ``setups`` labels each game's setup (distinct labels for setups of different conditions,
+    so that condition effects are not counted as setup variance: centre each condition first,
+    or label setups by condition and index and pass condition-centred values). Unequal group
+    sizes use the usual ``n0`` adjustment; a negative ``var_b`` estimate is set to 0. NaN values
+    are dropped.
+    """
+    df = pd.DataFrame({"v": np.asarray(values, dtype=float), "s": np.asarray(setups)}).dropna()
+    groups = df.groupby("s", sort=False)["v"]
+    n_i = groups.size().to_numpy(dtype=float)
+    k, n = len(n_i), float(n_i.sum())
+    if k < 2 or n <= k:
+        return VarianceComponents(float("nan"), float("nan"), n / max(k, 1), k)
+    means = groups.mean().to_numpy()
+    grand = float(df["v"].mean())
+    ss_between = float((n_i * (means - grand) ** 2).sum())
+    ss_within = float(((df["v"] - groups.transform("mean")) ** 2).sum())
+    ms_between = ss_between / (k - 1)
+    ms_within = ss_within / (n - k)
+    n0 = (n - (n_i**2).sum() / n) / (k - 1)
+    between = max(0.0, (ms_between - ms_within) / n0)
+    return VarianceComponents(between, ms_within, n / k, k)
+
+
+def minimum_detectable_difference(
+    sd: float,
+    n1: int,
+    n2: int | None = None,
+    *,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    paired: bool = False,
+) -> float:
+    """The smallest true difference of condition means (in the metric's unit) that a two-sided
+    t-test at level ``alpha`` detects with probability ``power``.
+
+    Paired: ``n1`` pairs and ``sd`` the standard deviation of the paired differences.
+    Independent: ``n1`` and ``n2`` setups and ``sd`` the (pooled) standard deviation of setup
+    means. NaN when a sample is too small or ``sd`` is not a positive number.
+    """
+    if not np.isfinite(sd) or sd <= 0:
+        return float("nan")
+    if paired:
+        if n1 < 2:
+            return float("nan")
+        d = TTestPower().solve_power(nobs=n1, alpha=alpha, power=power, alternative="two-sided")
+    else:
+        n2 = n1 if n2 is None else n2
+        if n1 < 2 or n2 < 2:
+            return float("nan")
+        d = TTestIndPower().solve_power(
+            nobs1=n1, ratio=n2 / n1, alpha=alpha, power=power, alternative="two-sided"
+        )
+    return float(d) * sd
+
+
+def setups_needed(
+    difference: float,
+    sd: float,
+    *,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    paired: bool = False,
+) -> int:
+    """Setups per condition for a two-sided t-test at ``alpha`` to detect ``difference`` (in
+    the metric's unit) with probability ``power``; ``sd`` as in
+    :func:`minimum_detectable_difference`. At least 2."""
+    if difference <= 0 or not np.isfinite(sd) or sd <= 0:
+        raise ValueError(f"need a positive difference and sd, got {difference} and {sd}")
+    effect = difference / sd
+    if paired:
+        n = TTestPower().solve_power(effect_size=effect, alpha=alpha, power=power)
+    else:
+        n = TTestIndPower().solve_power(effect_size=effect, alpha=alpha, power=power)
+    return max(2, int(np.ceil(float(n) - 1e-3)))  # the solver lands a hair above an integer
+
+
+def equivalence_p(x: ArrayLike, y: ArrayLike, margin: float, *, paired: bool = False) -> float:
+    """Two one-sided tests (TOST) of ``|mean(x) - mean(y)| < margin``: the larger of the two
+    one-sided p-values (:func:`statsmodels.stats.weightstats.ttost_paired` /
+    :func:`~statsmodels.stats.weightstats.ttost_ind` with Welch's variance). A small p-value
+    supports equivalence within ``±margin``. NaN when a sample has fewer than 2 values."""
+    xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if xs.size < 2 or ys.size < 2:
+        return float("nan")
+    if paired:
+        if np.all(xs - ys == xs[0] - ys[0]):  # constant differences: t undefined
+            return 0.0 if abs(xs[0] - ys[0]) < margin else 1.0
+        p = ttost_paired(xs, ys, -margin, margin)[0]
+    else:
+        p = ttost_ind(xs, ys, -margin, margin, usevar="unequal")[0]
+    return float(p)
+
+
+def balance_null(
+    n_games: int, players: int, *, draws: int = 4000, seed: SeedLike = 0
+) -> tuple[float, float, float]:
+    """Balance ``1 - (max - min seat win rate)`` expected when every seat wins with chance
+    ``1 / players``, over ``n_games`` decided games: (mean, 2.5% and 97.5% quantiles) from
+    ``draws`` multinomial draws. Balance below 1 is expected from chance alone, the more so
+    the fewer the games."""
+    if n_games < 1:
+        return float("nan"), float("nan"), float("nan")
+    rng = np.random.default_rng(seed)
+    wins = rng.multinomial(n_games, [1.0 / players] * players, size=draws) / n_games
+    bal = 1.0 - (wins.max(axis=1) - wins.min(axis=1))
+    low, high = np.quantile(bal, [0.025, 0.975])
+    return float(bal.mean()), float(low), float(high)

@@ -1,0 +1,99 @@
+"""The run's comparisons as a whole: one family per report, so an A/A design rarely reports a
+finding, while per-metric corrections (the old way) report one in about a third of runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import research.experiment.analysis as analysis
+from research.experiment.analysis import RunData, compare
+from research.stats.mixed import MIXED_COLUMNS
+from research.stats.multiple import adjust_pvalues
+
+CONDITIONS = ["a1", "a2", "a3"]
+LINEUPS = ["greedy", "mixed"]
+METRICS = ["turns", "drama", "score_spread", "income_gini"]
+
+
+def null_run(rng: np.random.Generator, boards: int = 12, games: int = 6) -> RunData:
+    """Three conditions drawn from one distribution: board effects, shared game seeds."""
+    rows = []
+    for lineup in LINEUPS:
+        seed_effect = rng.normal(0, 1, (boards, games, len(METRICS)))
+        for cond in CONDITIONS:
+            board_effect = rng.normal(0, 1, (boards, len(METRICS)))
+            for s in range(boards):
+                for g in range(games):
+                    noise = rng.normal(0, 2, len(METRICS))
+                    values = board_effect[s] + seed_effect[s, g] + noise
+                    rows.append((lineup, cond, s, s * games + g, *values))
+    per_game = pd.DataFrame(rows, columns=["lineup", "condition", "setup", "seed", *METRICS])
+    per_game["condition"] = pd.Categorical(per_game["condition"], categories=CONDITIONS)
+    config = {
+        "game": "gallery",
+        "seed": 1,
+        "setups": boards,
+        "conditions": [{"name": c} for c in CONDITIONS],
+        "lineups": [{"name": x} for x in LINEUPS],
+        "comparisons": {
+            "baseline": "a1",
+            "paired": True,
+            "correction": "holm",
+            "alpha": 0.05,
+            "n_boot": 0,
+            "metrics": METRICS,
+        },
+    }
+    return RunData(Path("."), config, {}, per_game, {}, per_game)
+
+
+@pytest.fixture
+def no_mixed_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mixed model is a sensitivity check, never a finding; skip its fits for speed."""
+
+    def nan_contrasts(games, metric, pairs, **_):  # type: ignore[no-untyped-def]
+        rows = [(c1, c2, np.nan, np.nan, np.nan, np.nan) for c1, c2 in pairs]
+        return pd.DataFrame(rows, columns=MIXED_COLUMNS), ""
+
+    monkeypatch.setattr(analysis, "mixed_contrasts", nan_contrasts)
+
+
+def test_a_null_design_rarely_reports_a_finding(no_mixed_model: None) -> None:
+    rng = np.random.default_rng(2026)
+    runs = 60
+    with_finding = old_way = 0
+    for _ in range(runs):
+        _, table = compare(null_run(rng))
+        assert table["family_size"].eq(len(LINEUPS) * len(METRICS) * 2).all()
+        with_finding += bool(table["significant"].any())
+        per_metric = table.groupby(["lineup", "metric"])["p"].transform(
+            lambda p: adjust_pvalues(p.to_numpy(float), "holm")
+        )
+        old_way += bool((per_metric < 0.05).any())
+    # Family-wise error rate at most 5%: about 3 of 60 expected; more than 8 has chance < 1%.
+    assert with_finding <= 8, with_finding
+    # Corrections per lineup and metric (16 tests in 8 families) find "something" in about a
+    # third of the runs: the test would catch a return to them.
+    assert old_way >= 12, old_way
+
+
+def test_primary_metrics_form_the_family_and_the_rest_is_exploratory(
+    no_mixed_model: None,
+) -> None:
+    data = null_run(np.random.default_rng(1))
+    data.config["comparisons"]["primary"] = ["turns"]
+    data.config["comparisons"]["margins"] = {"drama": 0.5}
+    _, table = compare(data)
+    primary = table[table["metric"] == "turns"]
+    assert set(primary["family"]) == {"primary"} and set(primary["family_size"]) == {4}
+    rest = table[table["metric"] != "turns"]
+    assert set(rest["family"]) == {"exploratory"} and set(rest["family_size"]) == {12}
+    assert table.loc[table["metric"] == "drama", "equivalence_p"].notna().all()
+    assert table.loc[table["metric"] != "drama", "equivalence_p"].isna().all()
+    assert (table["mde"] > 0).all()
+    quiet = table[~table["significant"]]
+    assert quiet["verdict"].str.match(r"not detected|equivalent within").all()
