@@ -137,15 +137,19 @@ def speed(args: argparse.Namespace) -> None:
         ok = "OK" if rate >= 100 and ratio >= 10 else "MISS"
         print(f"  {name}: {rate:,.0f} boards/CPU-s (>= 100), {ratio:,.1f}x the solver (>= 10) {ok}")
     ratio = rates["official", "uniform"] / rates["official", "rejection"]
-    print(f"  official: uniform at {ratio:.2f}x plain rejection (>= about 1) "
-          f"{'OK' if ratio >= 0.8 else 'MISS'}")
+    print(
+        f"  official: uniform at {ratio:.2f}x plain rejection (>= about 1) "
+        f"{'OK' if ratio >= 0.8 else 'MISS'}"
+    )
 
 
 def uniformity(args: argparse.Namespace) -> None:
     draws = 2000 if args.quick else 20_000
     print(f"\n2. Uniformity: chi-square of {draws:,} draws against equal frequencies")
-    print(f"{'set':<40} {'sampler':<8} {'method':<12} {'boards':>7} {'cells':>6} "
-          f"{'p-value':>9} {'max/expected':>13}")
+    print(
+        f"{'set':<40} {'sampler':<8} {'method':<12} {'boards':>7} {'cells':>6} "
+        f"{'p-value':>9} {'max/expected':>13}"
+    )
     for label in LISTED_SETS:
         cset = _set(label)
         space = Space.of(cset)

@@ -56,14 +56,18 @@ def main() -> None:
         f"{os.cpu_count()} CPUs, load average {load}; pinned to CPU {PINNED_CPU}; "
         f"Python {platform.python_version()}"
     )
-    print(f"{'agents':<10} {'players':>7} {'games':>6} {'games/CPU-s':>12} "
-          f"{'decisions/CPU-s':>16} {'turns/game':>11}  vs target")
+    print(
+        f"{'agents':<10} {'players':>7} {'games':>6} {'games/CPU-s':>12} "
+        f"{'decisions/CPU-s':>16} {'turns/game':>11}  vs target"
+    )
     for agent in sorted(AGENTS):
         for players in (2, 3, 4, 5):
             rate, decisions, turns = measure(agent, players, args.games)
             note = f"{rate / TARGET:5.1f}x" if players == 2 and agent == "random" else ""
-            print(f"{agent:<10} {players:>7} {args.games:>6} {rate:>12,.0f} {decisions:>16,.0f} "
-                  f"{turns:>11.1f}  {note}")
+            print(
+                f"{agent:<10} {players:>7} {args.games:>6} {rate:>12,.0f} {decisions:>16,.0f} "
+                f"{turns:>11.1f}  {note}"
+            )
     print(f"target: {TARGET:,.0f} two-player random games per CPU-second")
 
 

@@ -97,3 +97,17 @@ def test_primary_metrics_form_the_family_and_the_rest_is_exploratory(
     assert (table["mde"] > 0).all()
     quiet = table[~table["significant"]]
     assert quiet["verdict"].str.match(r"not detected|equivalent within").all()
+
+
+def test_fewer_distinct_setups_than_planned_are_units_not_pairs(no_mixed_model: None) -> None:
+    data = null_run(np.random.default_rng(3))
+    data.setups.update({c: list(range(12)) for c in CONDITIONS})
+    assert data.paired
+    data.setups["a2"] = list(range(4))  # a sampler that found only 4 boards
+    assert not data.paired
+    data.per_game["setup"] = np.where(
+        data.per_game["condition"] == "a2", data.per_game["setup"] % 4, data.per_game["setup"]
+    )
+    _, table = compare(data)
+    a2 = table[table["condition1"] == "a2"]
+    assert set(a2["test"]) == {"mann-whitney"} and set(a2["n1"]) == {4}

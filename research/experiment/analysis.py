@@ -89,6 +89,16 @@ class RunData:
         return [x["name"] for x in self.config["lineups"]]
 
     @property
+    def paired(self) -> bool:
+        """Setups are compared in pairs: the config asks for it and every condition has as many
+        distinct setups as the plan (a sampler that gave fewer has its setups replayed, and a
+        replayed setup is the same unit, so it cannot pair with a new one)."""
+        wanted = int(self.config["setups"])
+        return bool(self.config["comparisons"]["paired"]) and all(
+            len(s) == wanted for s in self.setups.values()
+        )
+
+    @property
     def baseline(self) -> str | None:
         return self.config["comparisons"].get("baseline")
 
@@ -269,7 +279,7 @@ def compare(data: RunData) -> tuple[pd.DataFrame, pd.DataFrame]:
     more conditions, adjusted over its own rows.
     """
     cmp = data.config["comparisons"]
-    paired = bool(cmp["paired"])
+    paired = data.paired
     paired_on = "setup" if paired else None
     seed = int(data.config["seed"])
     table_by_setup = data.by_setup
@@ -361,7 +371,7 @@ def _adjust_families(
 ) -> pd.DataFrame:
     """p-value adjustment, minimum detectable difference, equivalence and verdict per family."""
     cmp = data.config["comparisons"]
-    alpha, method, paired = float(cmp["alpha"]), cmp["correction"], bool(cmp["paired"])
+    alpha, method, paired = float(cmp["alpha"]), cmp["correction"], data.paired
     family_of = families(data)
     pair_df["family"] = pair_df["metric"].map(family_of)
     pair_df["margin"] = pair_df["metric"].map(margin_of).astype(float)
@@ -554,6 +564,14 @@ def analyse(data: RunData) -> Analysis:
     """Condition metrics, comparisons, seat statistics and regressions of a loaded run."""
     omni, pairs = compare(data)
     reg, notes = regressions(data)
+    if data.config["comparisons"]["paired"] and not data.paired:
+        fewer = {c: len(s) for c, s in data.setups.items() if len(s) < data.config["setups"]}
+        notes.insert(
+            0,
+            f"condition(s) {', '.join(f'{c} ({n})' for c, n in fewer.items())} have fewer "
+            f"distinct {data.config['setup_kind']} than the {data.config['setups']} planned: "
+            "each distinct setup is one unit, so the comparisons are unpaired",
+        )
     return Analysis(data, condition_table(data), omni, pairs, reg, notes, seat_table(data))
 
 
@@ -648,7 +666,7 @@ def pairwise_markdown(table: pd.DataFrame) -> str:
 def comparisons_markdown(result: Analysis) -> str:
     """``comparisons.md``: pairwise, omnibus, seat and regression tables with how to read them."""
     cmp = result.data.config["comparisons"]
-    paired = cmp["paired"]
+    paired = result.data.paired
     n_setups = result.data.config["setups"]
     kind = result.data.config["setup_kind"]
     families = result.pairwise.groupby("family", sort=False)["family_size"].first()

@@ -351,7 +351,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             f"games. Master seed {cfg['seed']}; game seeds are "
             + (
                 "shared between conditions (common random numbers), so games are paired."
-                if cmp["paired"]
+                if data.paired
                 else "independent per condition."
             ),
         ),
@@ -390,7 +390,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             + (
                 "Wilcoxon signed-rank on setups paired by index, as setup s of every condition "
                 "is played with the same game seeds)."
-                if cmp["paired"]
+                if data.paired
                 else "Mann-Whitney U)."
             ),
         ),
@@ -417,13 +417,13 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             "means (condition minus vs) in the metric's unit with a "
             + (
                 f"95% bootstrap interval ({cmp['n_boot']} resamples, "
-                + ("pairs resampled together" if cmp["paired"] else "setups resampled")
+                + ("pairs resampled together" if data.paired else "setups resampled")
                 + "); "
                 if cmp["n_boot"]
                 else "no interval (n_boot = 0); "
             )
             + "HL shift: Hodges-Lehmann estimate; d: Cohen's d"
-            + (" of the paired differences" if cmp["paired"] else "")
+            + (" of the paired differences" if data.paired else "")
             + f" on {unit_word} means (it grows with games per {unit_word}: compare raw "
             "differences across designs); ICC: share of a game's variance that lies between "
             f"{unit_word}s; p (adj.): corrected over the family; MDE: the smallest difference "
@@ -435,7 +435,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             mixed_table(analysis),
             "Sensitivity: a linear mixed model on the games (metric ~ condition, random "
             f"effects for the {unit_word}"
-            + (" and the shared game seed" if cmp["paired"] else "")
+            + (" and the shared game seed" if data.paired else "")
             + "; REML, Wald intervals), corrected over the same family. 'agrees': the same "
             "verdict as the setup-mean test.",
         ),
@@ -469,7 +469,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
                 "Omnibus tests across all conditions per lineup and metric ("
                 + (
                     "Friedman; n counts blocks, the setups matched across conditions"
-                    if cmp["paired"]
+                    if data.paired
                     else "Kruskal-Wallis; n counts setups"
                 )
                 + "), corrected over the table; descriptive: the findings come from the "
