@@ -26,6 +26,7 @@ from research.experiment import (
     resolved_dict,
     setup_seed,
 )
+from research.experiment.config import play_hash
 from research.simulate import game_seeds
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -327,6 +328,14 @@ ERRORS = [
         "not one of holm, fdr_bh, bonferroni, none",
     ),
     (CATAN, set_in(["comparisons", "alpha"], 5), "comparisons.alpha", "between 0 and 1"),
+    (CATAN, set_in(["conditions", 0, "options"], {"vp_to_win": "nine"}),
+     "conditions[0].options.vp_to_win", "expected an integer"),
+    (CATAN, set_in(["conditions", 0, "options"], {"vp_to_wim": 9}),
+     "conditions[0].options.vp_to_wim", "unknown GameOptions option"),
+    (CATAN, set_in(["conditions", 0, "options"], 9), "conditions[0].options",
+     "expected a table of rule options"),
+    (GALLERY, set_in(["conditions", 1, "options"], {"hand_size": 10}),
+     "conditions[1].options.hand_size", "shapes the Masters Gallery setups themselves"),
     (
         CATAN,
         set_in(["comparisons", "margins"], {"first_seat_win": 5}),
@@ -703,3 +712,19 @@ def test_primary_metrics_and_margins_resolve() -> None:
     )
     assert config.comparisons.primary == ("catan.trades",)
     assert config.comparisons.margins == {"turns": 2.0, "drama": 0.02}
+
+
+def test_a_condition_sets_its_own_rule_options_on_top_of_the_run() -> None:
+    data = copy.deepcopy(CATAN)
+    data["options"] = {"turn_limit": 500}
+    data["conditions"][0]["options"] = {"vp_to_win": 9}
+    config = parse_experiment(data, "exp.toml")
+    first, second = config.conditions[0], config.conditions[1]
+    assert first.options.vp_to_win == 9 and first.options.turn_limit == 500
+    assert second.options.vp_to_win == config.options.vp_to_win and not second.rule_changes
+    assert dict(first.rule_changes) == {"vp_to_win": 9}
+    resolved = resolved_dict(config)
+    assert resolved["conditions"][0]["options"] == {"vp_to_win": 9}
+    assert "options" not in resolved["conditions"][1]  # unchanged hashes for plain configs
+    data["conditions"][0]["options"] = {"vp_to_win": 8}
+    assert play_hash(parse_experiment(data, "exp.toml")) != play_hash(config)

@@ -586,3 +586,35 @@ def test_names_that_are_not_folder_names_are_refused(tmp_path):
     with pytest.raises(RunError, match="cannot be a folder name"):
         run_experiment(cfg, out=tmp_path, run_id="../escape", analyse=False, quiet=True)
     assert not (tmp_path / "escape").exists()
+
+
+def test_a_condition_plays_by_its_own_rule_options(tmp_path):
+    cfg = tmp_path / "vp.toml"
+    cfg.write_text(
+        """
+name = "vp"
+game = "catan"
+seed = 3
+players = 4
+boards = 3
+games_per_board = 4
+[options]
+turn_limit = 600
+[[conditions]]
+name = "vp8"
+constraints = "official"
+options = { vp_to_win = 8 }
+[[conditions]]
+name = "vp10"
+constraints = "official"
+[[lineups]]
+seats = "greedy"
+"""
+    )
+    result = run_experiment(cfg, out=tmp_path / "out", analyse=False, quiet=True, workers=2)
+    games = pd.read_parquet(result.path / "games.parquet")
+    won = games[games["winner"].notna()]
+    best = won.apply(lambda r: r["final_vp"][int(r["winner"])], axis=1)
+    assert (best[won["condition"] == "vp10"] >= 10).all()
+    assert (best[won["condition"] == "vp8"] < 10).any() and (best >= 8).all()
+    assert len(won[won["condition"] == "vp8"]) > 0

@@ -40,7 +40,7 @@ from research.files import write_parquet, write_text
 from research.metrics import condition_metrics, per_game_metrics, with_board_features
 from research.stats import omnibus, pairwise, regress, to_csv, to_latex, to_markdown
 from research.stats.compare import PAIRWISE_COLUMNS, match_pairs
-from research.stats.mixed import mixed_contrasts
+from research.stats.mixed import MIXED_COLUMNS, mixed_contrasts
 from research.stats.multiple import adjust_pvalues
 from research.stats.power import balance_null, minimum_detectable_difference, variance_components
 
@@ -344,7 +344,13 @@ def _describe_design(
     table["games_per_setup"] = per_setup
     table["sd"] = sds
     pairs = list(zip(table["condition1"], table["condition2"], strict=True))
-    mixed, note = mixed_contrasts(games, metric, pairs, paired=paired, seed="seed")
+    if vc.within <= 1e-9 * max(vc.between, 1e-300) or not np.isfinite(vc.icc):
+        # Every game on a setup alike (deterministic agents): a model of game-level noise has
+        # none to fit, and its intervals come out far too narrow.
+        mixed = pd.DataFrame({c: [np.nan] * len(pairs) for c in MIXED_COLUMNS})
+        note = "no mixed model: the games on each setup have the same value"
+    else:
+        mixed, note = mixed_contrasts(games, metric, pairs, paired=paired, seed="seed")
     for col in ("mixed_diff", "mixed_low", "mixed_high", "mixed_p"):
         table[col] = mixed[col].to_numpy()
     if note:

@@ -25,6 +25,7 @@ spec per seat), the rule options, the master seed, the metrics and the compariso
                                    # |rejection|chain|solver (NOT uniform)|enumerate|optimise;
                                    # Gallery: auto|exact|rejection (default: uniform / auto)
     params = { "red-numbers-apart.numbers" = [6, 8] }   # optional parameter overrides
+    options = { vp_to_win = 9 }    # optional: this condition's rule options, over [options]
     # objective = "pip-spread"     # optimise only; time_limit = 10.0: solver/optimise only
 
     [[lineups]]
@@ -93,6 +94,7 @@ a sha256 over it; the runner saves both.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -165,6 +167,9 @@ class Condition:
         objective: Catan ``optimise`` only: the objective (None otherwise).
         time_limit: Catan ``solver`` / ``optimise``: seconds of search (None: the sampler's
             default).
+        options: the rule options this condition's games are played with: the run's
+            ``[options]`` with the condition's own ``options`` table on top.
+        rule_changes: the condition's own ``options`` table (converted), empty if none.
     """
 
     name: str
@@ -175,6 +180,8 @@ class Condition:
     constraint_set: ConstraintSet | DealSet
     objective: str | None = None
     time_limit: float | None = None
+    options: GameOptions | GalleryOptions | None = None
+    rule_changes: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -423,7 +430,21 @@ TOP_KEYS = (
     "comparisons",
     "chunk_size",
 )
-CONDITION_KEYS = ("name", "constraints", "sampler", "params", "objective", "time_limit")
+CONDITION_KEYS = (
+    "name",
+    "constraints",
+    "sampler",
+    "params",
+    "objective",
+    "time_limit",
+    "options",
+)
+SETUP_OPTIONS: dict[str, tuple[str, ...]] = {
+    "catan": (),
+    "gallery": ("symbols", "hand_size", "deals", "rounds"),
+}
+"""Options that shape the setups themselves (Masters Gallery deals are dealt for a hand size,
+symbol table and dealing schedule): the same for every condition, so only in [options]."""
 LINEUP_KEYS = ("name", "seats", "rotate_seats")
 COMPARISON_KEYS = (
     "baseline",
@@ -623,7 +644,32 @@ def _condition(
             cset.bind(ctx)
         except DealConstraintError as exc:
             raise src.fail(where + "params", str(exc)) from None
-    return Condition(name, constraints, sampler, params, path, cset, objective, time_limit)
+    rule_table = entry.get("options", {})
+    if not isinstance(rule_table, dict):
+        raise src.fail(
+            where + "options", "expected a table of rule options, e.g. { vp_to_win = 9 }"
+        )
+    for key in rule_table:
+        if key in SETUP_OPTIONS[game]:
+            raise src.fail(
+                f"{where}options.{key}",
+                f"'{key}' shapes the {GAME_TITLES[game]} setups themselves, so every condition "
+                f"shares it: set it in [options]; a condition may set the other options",
+            )
+    cond_options = _options(src, rule_table, game, where + "options", base=options)
+    changes = {k: getattr(cond_options, k) for k in rule_table}
+    return Condition(
+        name,
+        constraints,
+        sampler,
+        params,
+        path,
+        cset,
+        objective,
+        time_limit,
+        cond_options,
+        changes,
+    )
 
 
 def _params(src: _Source, value: Any, where: str) -> dict[str, Any]:
@@ -678,30 +724,38 @@ def _lineup(
 # --- options
 
 
-def _options(src: _Source, table: Any, game: str) -> GameOptions | GalleryOptions:
+def _options(
+    src: _Source,
+    table: Any,
+    game: str,
+    where: str = "options",
+    base: GameOptions | GalleryOptions | None = None,
+) -> GameOptions | GalleryOptions:
+    """The options class built from ``table`` (on top of ``base`` when given); errors name
+    ``where.<key>``."""
     cls = OPTIONS_CLASS[game]
     if not isinstance(table, dict):
-        raise src.fail("options", f"expected a table of {cls.__name__} fields")
+        raise src.fail(where, f"expected a table of {cls.__name__} fields")
     hints = typing.get_type_hints(cls)
     names = [f.name for f in fields(cls)]
     values: dict[str, Any] = {}
     for key, value in table.items():
         if key not in names:
             raise src.fail(
-                f"options.{key}",
+                f"{where}.{key}",
                 f"unknown {cls.__name__} option; allowed: {', '.join(names)}",
             )
         try:
             values[key] = _convert(value, hints[key])
         except TypeError:
             raise src.fail(
-                f"options.{key}", f"expected {_describe(hints[key])}, got {value!r}"
+                f"{where}.{key}", f"expected {_describe(hints[key])}, got {value!r}"
             ) from None
     try:
-        return cls(**values)
+        return dataclasses.replace(base, **values) if base is not None else cls(**values)
     except (ValueError, TypeError) as exc:
         m = re.search(r"Options\.(\w+)", str(exc))
-        key = f"options.{m.group(1)}" if m and m.group(1) in names else "options"
+        key = f"{where}.{m.group(1)}" if m and m.group(1) in names else where
         raise src.fail(key, str(exc)) from None
 
 
@@ -1029,6 +1083,8 @@ def resolved_dict(config: ExperimentConfig) -> dict[str, Any]:
                 "time_limit": c.time_limit,
                 "setup_seed": setup_seed(config, c.name),
                 "set": _set_dict(c),
+                # only when given: configs without condition options keep their hashes
+                **({"options": dict(c.rule_changes)} if c.rule_changes else {}),
             }
             for c in config.conditions
         ],

@@ -8,7 +8,7 @@ which is what makes a run bit-identical whatever the backend and the worker coun
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,14 +44,14 @@ class ChunkTask:
     Attributes:
         chunk: the chunk's number (0-based).
         game: ``"catan"`` or ``"gallery"``.
-        options: the rule options.
+        options: the rule options of each condition the chunk's games belong to.
         specs: the chunk's games, consecutive in the plan.
         setups: the setups those games use, by ``(condition, setup index)``.
     """
 
     chunk: int
     game: str
-    options: GameOptions | GalleryOptions
+    options: dict[str, GameOptions | GalleryOptions]
     specs: tuple[GameSpec, ...]
     setups: dict[tuple[str, int], Setup]
 
@@ -64,14 +64,20 @@ def chunk_ranges(n_games: int, chunk_size: int) -> list[range]:
 def make_task(
     chunk: int,
     game: str,
-    options: GameOptions | GalleryOptions,
+    options: Mapping[str, GameOptions | GalleryOptions],
     specs: Sequence[GameSpec],
     setups: dict[str, list[Setup]],
 ) -> ChunkTask:
-    """A task carrying only the setups its games use (tasks travel to remote workers)."""
+    """A task carrying only the setups and condition options its games use (tasks travel to
+    remote workers)."""
     used = {(s.condition, s.setup) for s in specs}
+    conditions = {s.condition for s in specs}
     return ChunkTask(
-        chunk, game, options, tuple(specs), {key: setups[key[0]][key[1]] for key in used}
+        chunk,
+        game,
+        {c: options[c] for c in conditions},
+        tuple(specs),
+        {key: setups[key[0]][key[1]] for key in used},
     )
 
 
@@ -89,7 +95,8 @@ def play_chunk(task: ChunkTask) -> pa.Table:
     rows: list[dict[str, Any]] = []
     for spec in task.specs:
         agents = [parse(seat) for seat in spec.seats]
-        record = play(task.setups[spec.condition, spec.setup], agents, spec.seed, task.options)
+        options = task.options[spec.condition]
+        record = play(task.setups[spec.condition, spec.setup], agents, spec.seed, options)
         data = record.to_dict()
         if data["seed"] != spec.seed or tuple(data["agents"]) != tuple(spec.seats):
             raise AssertionError(f"game {spec.index}: the record does not match its plan entry")

@@ -66,6 +66,8 @@ def _condition_rows(analysis: Analysis, state: dict[str, Any]) -> pd.DataFrame:
                 "condition": c["name"],
                 "constraints": ", ".join(_constraint_name(x) for x in c["set"]["constraints"])
                 or "none",
+                "rules": ", ".join(f"{k} = {v}" for k, v in c.get("options", {}).items())
+                or "as the run",
                 "sampler": s.get("sampler", c["sampler"]),
                 "uniform": bool(s.get("uniform", False)),
                 "setups": s.get("count", analysis.data.config["setups"]),
@@ -92,8 +94,9 @@ def _unit(analysis: Analysis, metric: str) -> str:
 
 
 def _amount(value: float, unit: str) -> str:
-    """A difference with its unit, e.g. ``-5.01 player turns``; shares stay bare."""
+    """A difference with its unit, e.g. ``-5.01 player turns``; shares and counts stay bare."""
     text = format_number(float(value))
+    unit = {"count": "", "turn": "turns"}.get(unit, unit)
     return f"{text} {unit}" if unit and "[" not in unit and "(" not in unit else text
 
 
@@ -132,44 +135,52 @@ def family_sentence(analysis: Analysis) -> str:
 
 
 def _findings(analysis: Analysis) -> list[str]:
-    """Per lineup and comparison: the confirmed differences (raw difference with its interval
-    in the metric's unit), equivalences, and what was not detected with the design's MDE."""
+    """Per lineup: the confirmed differences (raw difference with its interval in the metric's
+    unit), the equivalences, then one line on what was not detected, with the smallest
+    difference the design detects per metric (the range over the lineup's comparisons)."""
     pw = analysis.pairwise
     if pw.empty:
         return ["no per-game metric was tested (config: comparisons.metrics)."]
     out = []
     confirm = pw[pw["family"] != "exploratory"]
-    for (lineup, c1, c2), rows in confirm.groupby(
-        ["lineup", "condition1", "condition2"], sort=False
-    ):
-        head = f"**{lineup}**, {c1} vs {c2}"
+    for lineup, rows in confirm.groupby("lineup", sort=False):
         sig = rows[rows["significant"]]
         sig = sig.reindex(sig["d"].abs().sort_values(ascending=False).index)
         for _, r in sig.iterrows():
             unit = _unit(analysis, r["metric"])
             out.append(
-                f"{head}: **{r['metric']} {r['verdict']}**: mean {format_number(r['mean1'])} "
-                f"vs {format_number(r['mean2'])}, difference {_amount(r['diff'], unit)} "
+                f"**{lineup}**, {r['condition1']} vs {r['condition2']}: **{r['metric']} "
+                f"{r['verdict']}**: mean {format_number(r['mean1'])} vs "
+                f"{format_number(r['mean2'])}, difference {_amount(r['diff'], unit)} "
                 f"{format_ci(r['diff_low'], r['diff_high'], None)} (Hodges-Lehmann "
                 f"{format_number(r['hl_shift'])}, d = {format_fixed(r['d'])}), "
                 f"p adj. {format_p(r['p_adj'])}."
             )
         same = rows[rows["verdict"].str.startswith("equivalent")]
-        if len(same):
-            parts = [
-                f"{r['metric']} (±{_amount(r['margin'], _unit(analysis, r['metric']))})"
-                for _, r in same.iterrows()
-            ]
-            out.append(f"{head}: equivalent within the declared margins: {', '.join(parts)}.")
+        for _, r in same.iterrows():
+            out.append(
+                f"**{lineup}**, {r['condition1']} vs {r['condition2']}: {r['metric']} "
+                f"equivalent within ±{_amount(r['margin'], _unit(analysis, r['metric']))} "
+                f"(TOST p adj. {format_p(r['equivalence_p_adj'])})."
+            )
         quiet = rows[rows["verdict"].str.startswith("not detected")]
         if len(quiet):
-            parts = [
-                f"{r['metric']} (MDE {_amount(r['mde'], _unit(analysis, r['metric']))})"
-                for _, r in quiet.iterrows()
-            ]
+            parts = []
+            for metric, group in quiet.groupby("metric", sort=False):
+                low, high = group["mde"].min(), group["mde"].max()
+                span = (
+                    format_number(low)
+                    if np.isclose(low, high, rtol=0.005)
+                    else (f"{format_number(low)}-{format_number(high)}")
+                )
+                unit = {"count": "", "turn": "turns"}.get(*(2 * [_unit(analysis, metric)]))
+                unit = "" if "[" in unit or "(" in unit else unit
+                parts.append(f"{metric} {span}{' ' + unit if unit else ''}")
+            what = "every comparison" if not len(sig) and not len(same) else "the rest"
             out.append(
-                f"{head}: no difference detected, which is not evidence of none; the design "
-                f"detects with 80% power a difference of at least: {', '.join(parts)}."
+                f"**{lineup}**, {what} ({len(quiet)} tests): no difference detected, which is "
+                "not evidence of none. Differences the design detects with 80% power, per "
+                f"metric: {'; '.join(parts)}."
             )
     return out
 
@@ -243,7 +254,7 @@ def mixed_table(analysis: Analysis) -> pd.DataFrame:
             ],
             "p (adj.)": [format_p(v) for v in pw["mixed_p_adj"]],
             "agrees": [
-                "—" if np.isnan(p) else "yes" if m == s else "**no**"
+                "—" if np.isnan(p) else "yes" if m == s else "NO"
                 for p, m, s in zip(pw["mixed_p"], mixed_sig, pw["significant"], strict=True)
             ],
         }

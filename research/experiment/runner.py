@@ -271,8 +271,9 @@ def _play(
     done = run.finished_chunks(phash, ranges)
     todo = [c for c in range(len(ranges)) if c not in done]
     wrapped = {name: _cycle(config, s) for name, s in setups.items()}
+    options = {c.name: c.options or config.options for c in config.conditions}
     tasks = (
-        make_task(c, config.game, config.options, specs[ranges[c].start : ranges[c].stop], wrapped)
+        make_task(c, config.game, options, specs[ranges[c].start : ranges[c].stop], wrapped)
         for c in todo
     )
     results: Iterator[tuple[int, pa.Table]] = (
