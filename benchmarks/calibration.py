@@ -1,20 +1,27 @@
 """Does a report's Findings section hold up under the null? An A/A calibration of ludolab run.
 
-    .venv/bin/python benchmarks/calibration.py [--seeds 20] [--workers 2] [--config PATH]
+    .venv/bin/python benchmarks/calibration.py [--part null|power] [--seeds N] [--workers 2]
 
-Runs ``experiments/aa-official.toml`` (three conditions drawn from the same set, two lineups,
-the shipped metric list) once per master seed 1..N, each with its full analysis, and counts
-the reports whose comparisons list a finding (a test significant after the report's
-correction). Every true difference is zero, so with Holm at alpha = 0.05 over the whole
-family at most 5% of reports should list one: about 1 of 20, and at most 2 of 20 is the
-target (more than 3 of 20 has a chance below 2% if the error control holds).
+**null** (default 20 seeds). Runs ``experiments/aa-official.toml`` (three conditions drawn
+from the same set, two lineups, the shipped metric list) once per master seed 1..N, each with
+its full analysis, and counts the reports whose comparisons list a finding (a test
+significant after the report's correction). Every true difference is zero, so with Holm at
+alpha = 0.05 over the whole family at most 5% of reports should list one: about 1 of 20, and
+at most 2 of 20 is the target (more than 3 of 20 has a chance below 2% if the error control
+holds).
 
 Also printed, from the same runs: how many reports would list a finding had each lineup and
 metric been corrected on its own (the analysis before one family per run), and the median
 minimum detectable difference per metric (what such a design could detect at all).
 
-Figures, not asserts; run it after any change to the comparisons. It takes about
-20 s per seed on two cores.
+**power** (default 10 seeds). A real difference: ``experiments/clumpy-vs-official.toml``
+(greedy players; primary metric trades, margin 2.5 trades a game). ``ludolab plan`` is run on it
+first, and the config is then run at the boards it recommends under each master seed; printed:
+in how many runs the primary comparison is detected (the plan promises at least 80% for a true
+difference of the margin's size), and the differences found.
+
+Figures, not asserts; run it after any change to the comparisons. The null part takes about
+16 s per seed on two cores, the power part a few seconds per seed.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from research.experiment.plan import plan_experiment  # noqa: E402
 from research.experiment.runner import run_experiment  # noqa: E402
 from research.stats.multiple import adjust_pvalues  # noqa: E402
 
@@ -43,21 +51,15 @@ def with_seed(text: str, seed: int) -> str:
     return out
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--config", default=str(ROOT / "experiments" / "aa-official.toml"))
-    ap.add_argument("--seeds", type=int, default=20)
-    ap.add_argument("--workers", type=int, default=2)
-    args = ap.parse_args()
-    config = Path(args.config)
+def null_part(config: Path, seeds: int, workers: int) -> None:
     text = config.read_text()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for seed in range(1, args.seeds + 1):
+        for seed in range(1, seeds + 1):
             path = Path(tmp) / config.name
             path.write_text(with_seed(text, seed))
             start = time.perf_counter()
-            result = run_experiment(path, out=Path(tmp) / "runs", workers=args.workers, quiet=True)
+            result = run_experiment(path, out=Path(tmp) / "runs", workers=workers, quiet=True)
             table = pd.read_csv(result.path / "comparisons.csv")
             confirm = table[table["family"] != "exploratory"]
             per_metric = confirm.groupby(["lineup", "metric"])["p"].transform(
@@ -68,31 +70,84 @@ def main() -> int:
                     "seed": seed,
                     "tests": len(confirm),
                     "findings": int(confirm["significant"].sum()),
-                    "smallest p (raw)": float(confirm["p"].min()),
-                    "findings if corrected per metric": int((per_metric < 0.05).sum()),
+                    "old": int((per_metric < 0.05).sum()),
                     "seconds": round(time.perf_counter() - start, 1),
+                    "mde": table.groupby(["lineup", "metric"])["mde"].median(),
                 }
             )
-            mde = table.groupby(["lineup", "metric"])["mde"].median()
-            rows[-1]["mde"] = mde
+            r = rows[-1]
             print(
-                f"seed {seed:>2}: {rows[-1]['findings']} finding(s) of {len(confirm)} tests; "
-                f"per-metric correction would list {rows[-1]['findings if corrected per metric']}"
-                f" ({rows[-1]['seconds']} s)",
+                f"seed {seed:>2}: {r['findings']} finding(s) of {r['tests']} tests; per-metric "
+                f"correction would list {r['old']} ({r['seconds']} s)",
                 flush=True,
             )
     df = pd.DataFrame(rows)
     n = len(df)
-    hit = int((df["findings"] > 0).sum())
-    old = int((df["findings if corrected per metric"] > 0).sum())
     print()
     print(f"A/A on {config.name}, {n} master seeds, {int(df['tests'].iloc[0])} tests per report:")
-    print(f"  reports with a finding (one family, Holm):        {hit} of {n}  (target <= 2)")
-    print(f"  reports with a finding (corrected per metric):    {old} of {n}")
+    print(
+        f"  reports with a finding (one family, Holm):     {int((df['findings'] > 0).sum())} "
+        f"of {n}  (target <= 2)"
+    )
+    print(f"  reports with a finding (corrected per metric): {int((df['old'] > 0).sum())} of {n}")
     mdes = pd.concat(list(df["mde"]), axis=1).median(axis=1)
     print("  median minimum detectable difference (80% power) per lineup and metric:")
     for (lineup, metric), value in mdes.items():
         print(f"    {lineup:<18} {metric:<16} {value:.3g}")
+
+
+def power_part(config: Path, seeds: int, workers: int) -> None:
+    plan = plan_experiment(config, workers=workers)
+    family = plan.table[plan.table["family"] != "exploratory"]
+    boards = int(family["setups_needed"].max())
+    print(f"ludolab plan {config.name}: family of {plan.family_size}, recommends {boards} boards")
+    text = config.read_text()
+    hits, rows = 0, []
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in range(1, seeds + 1):
+            path = Path(tmp) / config.name
+            path.write_text(with_seed(text, seed))
+            result = run_experiment(
+                path,
+                out=Path(tmp) / "runs",
+                workers=workers,
+                quiet=True,
+                overrides=[f"boards={boards}"],
+            )
+            table = pd.read_csv(result.path / "comparisons.csv")
+            primary = table[table["family"] == "primary"]
+            found = bool(primary["significant"].all())
+            hits += found
+            for _, r in primary.iterrows():
+                rows.append(r)
+                print(
+                    f"seed {seed:>2}: {r['metric']} {r['condition1']} vs {r['condition2']}: "
+                    f"difference {r['diff']:+.2f} [{r['diff_low']:+.2f}, {r['diff_high']:+.2f}], "
+                    f"p adj. {r['p_adj']:.2g} -> {'detected' if found else 'not detected'}",
+                    flush=True,
+                )
+    print()
+    print(
+        f"Power on {config.name} at the planned {boards} boards per condition: detected in "
+        f"{hits} of {seeds} runs (the plan promises at least 80% for a true difference as large "
+        "as the margin)."
+    )
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--part", choices=("null", "power"), default="null")
+    ap.add_argument("--config", help="default: aa-official.toml (null), clumpy-vs-official.toml")
+    ap.add_argument("--seeds", type=int, help="master seeds 1..N (default 20 null, 10 power)")
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    experiments = ROOT / "experiments"
+    if args.part == "null":
+        config = Path(args.config or experiments / "aa-official.toml")
+        null_part(config, args.seeds or 20, args.workers)
+    else:
+        config = Path(args.config or experiments / "clumpy-vs-official.toml")
+        power_part(config, args.seeds or 10, args.workers)
     return 0
 
 

@@ -348,7 +348,43 @@ def _parser() -> argparse.ArgumentParser:
         help="play the games only; analyse later with 'ludolab report RUN'",
     )
     run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    run.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="PATH=VALUE",
+        dest="overrides",
+        help="change the config without copying it, e.g. --set boards=100 --set "
+        "conditions.balanced.sampler=uniform --set options.vp_to_win=9 (repeatable)",
+    )
+    run.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="write nothing: print the games, the estimated time and the minimum detectable "
+        "differences (as 'ludolab plan')",
+    )
     run.set_defaults(run=_run)
+
+    plan = sub.add_parser(
+        "plan",
+        help="before a run: games, estimated time from a short pilot, and what the design can "
+        "detect (minimum detectable difference per metric; setups needed for declared margins)",
+    )
+    plan.add_argument("config", help="experiment config (.toml)")
+    plan.add_argument("--workers", type=int, default=1, help="workers the run will use")
+    plan.add_argument(
+        "--pilot-setups", type=int, default=20, help="setups per condition in the pilot (20)"
+    )
+    plan.add_argument("--pilot-games", type=int, default=4, help="games per setup in the pilot (4)")
+    plan.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="PATH=VALUE",
+        dest="overrides",
+        help="as for 'ludolab run'",
+    )
+    plan.set_defaults(run=_plan)
 
     met = sub.add_parser("metrics", help="every game-quality metric with its formula")
     met.set_defaults(run=_metrics)
@@ -413,6 +449,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"{len(result.table)} puzzles in {result.seconds:.1f} s -> {out}")
         return 0
 
+    if args.dry_run:
+        return _print_plan(args.config, args.overrides, args.workers, 20, 4)
     result = run_experiment(
         args.config,
         out=args.out,
@@ -423,10 +461,37 @@ def _run(args: argparse.Namespace) -> int:
         run_id=args.run_id,
         analyse=not args.no_analysis,
         quiet=args.quiet,
+        overrides=args.overrides,
     )
     print(f"{result.n_games:,} games ({result.played:,} played now) -> {result.path}")
     if not args.no_analysis:
         print(f"report: {result.path / 'report.md'} (and report.html)")
+    return 0
+
+
+def _plan(args: argparse.Namespace) -> int:
+    for name in ("workers", "pilot_setups", "pilot_games"):
+        if getattr(args, name) < 1:
+            raise ConfigError(f"--{name.replace('_', '-')} must be at least 1")
+    return _print_plan(
+        args.config, args.overrides, args.workers, args.pilot_setups, args.pilot_games
+    )
+
+
+def _print_plan(
+    config: str, overrides: list[str], workers: int, pilot_setups: int, pilot_games: int
+) -> int:
+    from research.experiment.plan import plan_experiment, plan_text
+
+    print(f"running a pilot of {config} ...", file=sys.stderr, flush=True)
+    plan = plan_experiment(
+        config,
+        overrides=overrides,
+        pilot_setups=pilot_setups,
+        pilot_games=pilot_games,
+        workers=max(workers, 1),
+    )
+    print(plan_text(plan))
     return 0
 
 

@@ -111,3 +111,41 @@ def test_fewer_distinct_setups_than_planned_are_units_not_pairs(no_mixed_model: 
     _, table = compare(data)
     a2 = table[table["condition1"] == "a2"]
     assert set(a2["test"]) == {"mann-whitney"} and set(a2["n1"]) == {4}
+
+
+def test_a_sweep_trend_recovers_a_known_slope(no_mixed_model: None) -> None:
+    from research.experiment.analysis import trend_table
+
+    rng = np.random.default_rng(8)
+    values = {"v=1": 1.0, "v=2": 2.0, "v=4": 4.0}
+    rows = []
+    for cond, v in values.items():
+        for s in range(20):
+            board = rng.normal(0, 1)
+            for g in range(5):
+                rows.append(("greedy", cond, s, s * 5 + g, 3.0 * v + board + rng.normal(0, 2)))
+    per_game = pd.DataFrame(rows, columns=["lineup", "condition", "setup", "seed", "turns"])
+    per_game["condition"] = pd.Categorical(per_game["condition"], categories=list(values))
+    config = {
+        "game": "gallery",
+        "seed": 1,
+        "setups": 20,
+        "conditions": [
+            {"name": c, "sweep": "v", "sweep_value": v, "sweep_parameter": "options.x"}
+            for c, v in values.items()
+        ],
+        "lineups": [{"name": "greedy"}],
+        "comparisons": {"paired": True, "correction": "holm", "alpha": 0.05, "metrics": ["turns"]},
+    }
+    data = RunData(Path("."), config, {}, per_game, {}, per_game)
+    row = trend_table(data).iloc[0]
+    assert row["slope_low"] < 3.0 < row["slope_high"] and row["significant"]
+    assert row["values"] == 3 and row["setups"] == 60
+
+
+def test_the_smallest_possible_p_value_of_the_rank_tests() -> None:
+    from research.stats.power import setups_for_a_finding, smallest_p
+
+    assert smallest_p(6, paired=True) == pytest.approx(2 / 64)
+    assert smallest_p(3, 3) == pytest.approx(2 / 20)
+    assert setups_for_a_finding(0.05 / 4, paired=True) == 8  # 2/2^8 = 0.0078 < 0.0125

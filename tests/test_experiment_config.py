@@ -328,14 +328,30 @@ ERRORS = [
         "not one of holm, fdr_bh, bonferroni, none",
     ),
     (CATAN, set_in(["comparisons", "alpha"], 5), "comparisons.alpha", "between 0 and 1"),
-    (CATAN, set_in(["conditions", 0, "options"], {"vp_to_win": "nine"}),
-     "conditions[0].options.vp_to_win", "expected an integer"),
-    (CATAN, set_in(["conditions", 0, "options"], {"vp_to_wim": 9}),
-     "conditions[0].options.vp_to_wim", "unknown GameOptions option"),
-    (CATAN, set_in(["conditions", 0, "options"], 9), "conditions[0].options",
-     "expected a table of rule options"),
-    (GALLERY, set_in(["conditions", 1, "options"], {"hand_size": 10}),
-     "conditions[1].options.hand_size", "shapes the Masters Gallery setups themselves"),
+    (
+        CATAN,
+        set_in(["conditions", 0, "options"], {"vp_to_win": "nine"}),
+        "conditions[0].options.vp_to_win",
+        "expected an integer",
+    ),
+    (
+        CATAN,
+        set_in(["conditions", 0, "options"], {"vp_to_wim": 9}),
+        "conditions[0].options.vp_to_wim",
+        "unknown GameOptions option",
+    ),
+    (
+        CATAN,
+        set_in(["conditions", 0, "options"], 9),
+        "conditions[0].options",
+        "expected a table of rule options",
+    ),
+    (
+        GALLERY,
+        set_in(["conditions", 1, "options"], {"hand_size": 10}),
+        "conditions[1].options.hand_size",
+        "shapes the Masters Gallery setups themselves",
+    ),
     (
         CATAN,
         set_in(["comparisons", "margins"], {"first_seat_win": 5}),
@@ -728,3 +744,73 @@ def test_a_condition_sets_its_own_rule_options_on_top_of_the_run() -> None:
     assert "options" not in resolved["conditions"][1]  # unchanged hashes for plain configs
     data["conditions"][0]["options"] = {"vp_to_win": 8}
     assert play_hash(parse_experiment(data, "exp.toml")) != play_hash(config)
+
+
+SWEEP = {
+    "game": "catan",
+    "seed": 1,
+    "players": 4,
+    "boards": 2,
+    "games_per_board": 1,
+    "sweep": [
+        {
+            "name": "cap",
+            "constraints": "tournament",
+            "parameter": "intersection-cap.max",
+            "values": [11, 12, 14],
+        },
+        {"constraints": "official", "parameter": "options.vp_to_win", "values": [8, 12]},
+    ],
+    "lineups": [{"seats": "greedy"}],
+}
+
+
+def test_a_sweep_expands_into_one_condition_per_value() -> None:
+    config = parse_experiment(copy.deepcopy(SWEEP), "exp.toml")
+    names = [c.name for c in config.conditions]
+    assert names == ["cap=11", "cap=12", "cap=14", "vp_to_win=8", "vp_to_win=12"]
+    cap = config.conditions[2]
+    assert cap.sweep == "cap" and cap.sweep_value == 14.0
+    assert cap.sweep_parameter == "intersection-cap.max"
+    assert cap.params == {"intersection-cap.max": 14}
+    assert config.conditions[4].options.vp_to_win == 12
+    resolved = resolved_dict(config)["conditions"][0]
+    assert resolved["sweep"] == "cap" and resolved["sweep_value"] == 11.0
+
+
+@pytest.mark.parametrize(
+    ("change", "key", "fragment"),
+    [
+        (
+            {"parameter": "intersection-cap.maxx"},
+            "sweep[0].parameter",
+            "'intersection-cap.maxx' is not a parameter of set 'tournament'; its parameters: "
+            "red-numbers-apart.numbers",
+        ),
+        (
+            {"parameter": "options.vp_to_wim"},
+            "sweep[0].parameter",
+            "is not a rule option a condition can set",
+        ),
+        ({"values": [12]}, "sweep[0].values", "two or more distinct numbers"),
+        ({"values": ["low", "high"]}, "sweep[0].values", "two or more distinct numbers"),
+        ({"extra": 1}, "sweep[0].extra", "unknown key"),
+    ],
+)
+def test_a_bad_sweep_names_its_key(change: dict[str, Any], key: str, fragment: str) -> None:
+    data = copy.deepcopy(SWEEP)
+    data["sweep"][0].update(change)
+    with pytest.raises(ConfigError) as info:
+        parse_experiment(data, "exp.toml")
+    assert str(info.value).startswith(f"exp.toml: key '{key}': "), str(info.value)
+    assert fragment in str(info.value)
+
+
+def test_a_gallery_sweep_varies_rule_options_only() -> None:
+    data = copy.deepcopy(GALLERY)
+    data["sweep"] = [{"constraints": "fair", "parameter": "options.hand_size", "values": [10, 13]}]
+    with pytest.raises(ConfigError, match="not a rule option a condition can set"):
+        parse_experiment(data, "exp.toml")
+    data["sweep"] = [{"constraints": "fair", "parameter": "options.award_value", "values": [1, 2]}]
+    names = [c.name for c in parse_experiment(data, "exp.toml").conditions]
+    assert names[-2:] == ["award_value=1", "award_value=2"]

@@ -618,3 +618,35 @@ seats = "greedy"
     assert (best[won["condition"] == "vp10"] >= 10).all()
     assert (best[won["condition"] == "vp8"] < 10).any() and (best >= 8).all()
     assert len(won[won["condition"] == "vp8"]) > 0
+
+
+def test_a_sweep_run_draws_its_dose_response(tmp_path):
+    cfg = tmp_path / "sweep.toml"
+    cfg.write_text(
+        """
+name = "sweep"
+game = "catan"
+seed = 4
+players = 4
+boards = 4
+games_per_board = 2
+[[sweep]]
+name = "vp"
+constraints = "official"
+parameter = "options.vp_to_win"
+values = [8, 10, 12]
+[[lineups]]
+seats = "greedy"
+[comparisons]
+baseline = "vp=10"
+metrics = ["turns", "score_spread"]
+"""
+    )
+    result = run_experiment(cfg, out=tmp_path / "out", quiet=True)
+    trends = pd.read_csv(result.path / "trends.csv")
+    assert list(trends["metric"]) == ["turns", "score_spread"]
+    assert trends.loc[0, "slope"] > 0 and set(trends["values"]) == {3}
+    assert (result.path / "figures" / "sweep-vp-greedy-greedy-greedy-greedy.png").is_file()
+    report = (result.path / "report.md").read_text()
+    assert "**Trends.**" in report and "per unit of vp_to_win" in report
+    assert "no finding was possible" in report  # 4 boards: the rank tests cannot reach alpha/m

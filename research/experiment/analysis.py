@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import scipy.stats as st
+import statsmodels.api as sm
 
 from research.experiment.setups import SETUP_FILES, Setup, read_setups
 from research.experiment.store import RunDir, RunError
@@ -42,7 +43,13 @@ from research.stats import omnibus, pairwise, regress, to_csv, to_latex, to_mark
 from research.stats.compare import PAIRWISE_COLUMNS, match_pairs
 from research.stats.mixed import MIXED_COLUMNS, mixed_contrasts
 from research.stats.multiple import adjust_pvalues
-from research.stats.power import balance_null, minimum_detectable_difference, variance_components
+from research.stats.power import (
+    balance_null,
+    minimum_detectable_difference,
+    setups_for_a_finding,
+    smallest_p,
+    variance_components,
+)
 
 # Board features a metric is regressed on (Catan): richness of the best spot, how unevenly
 # pips fall on resources, clumping, hot numbers next to each other, and the seats' start gap.
@@ -393,6 +400,17 @@ def _adjust_families(
             rows["equivalence_p"].to_numpy(float), method
         )
         level = alpha / max(m, 1)
+        for i in idx:
+            floor = smallest_p(int(pair_df.at[i, "n1"]), int(pair_df.at[i, "n2"]), paired=paired)
+            if floor >= level and m:
+                note = (
+                    f"with {pair_df.at[i, 'n1']} setups the rank test's smallest possible p-value "
+                    f"is {floor:.2g}, not below alpha / m = {level:.2g}: no finding was possible "
+                    f"(at least {setups_for_a_finding(level, paired=paired)} setups per "
+                    "condition are needed)"
+                )
+                old_note = pair_df.at[i, "note"]
+                pair_df.at[i, "note"] = f"{old_note}; {note}" if old_note else note
         pair_df.loc[idx, "mde"] = [
             minimum_detectable_difference(
                 sd, int(n1), int(n2), alpha=level, power=POWER, paired=paired
@@ -428,6 +446,88 @@ def _adjust_families(
     pair_df["verdict"] = verdicts
     pair_df["note"] = notes
     return pair_df
+
+
+TREND_COLUMNS = [
+    "sweep",
+    "parameter",
+    "lineup",
+    "metric",
+    "values",
+    "setups",
+    "slope",
+    "slope_low",
+    "slope_high",
+    "p",
+    "p_adj",
+    "significant",
+]
+
+
+def sweeps(data: RunData) -> dict[str, list[tuple[str, float]]]:
+    """Each ``[[sweep]]`` of the run: its conditions and their values, in value order."""
+    out: dict[str, list[tuple[str, float]]] = {}
+    for c in data.config["conditions"]:
+        if c.get("sweep"):
+            out.setdefault(c["sweep"], []).append((c["name"], float(c["sweep_value"])))
+    return {k: sorted(v, key=lambda cv: cv[1]) for k, v in out.items()}
+
+
+def trend_table(data: RunData) -> pd.DataFrame:
+    """Dose-response per sweep, lineup and tested metric: the OLS slope of setup means on the
+    swept value (metric units per unit of the parameter) with a 95% interval and a test of
+    zero slope. Standard errors are clustered by setup index when setups are paired (setup s
+    of every value shares its game seeds), HC3 otherwise. The p-values form one family of
+    their own, adjusted by the config's correction."""
+    rows = []
+    cond_params = {c["name"]: c.get("sweep_parameter") for c in data.config["conditions"]}
+    for sweep, members in sweeps(data).items():
+        value_of = dict(members)
+        for lineup in data.lineups:
+            df = data.by_setup[
+                (data.by_setup["lineup"] == lineup)
+                & data.by_setup["condition"].astype(str).isin(value_of)
+            ]
+            for metric in tested_metrics(data):
+                sub = df[["condition", "setup", metric]].dropna()
+                x = sub["condition"].astype(str).map(value_of).to_numpy(float)
+                y = sub[metric].to_numpy(float)
+                row = {
+                    "sweep": sweep,
+                    "parameter": cond_params[members[0][0]],
+                    "lineup": lineup,
+                    "metric": metric,
+                    "values": len(set(x)),
+                    "setups": len(sub),
+                }
+                row.update(_slope(x, y, sub["setup"].to_numpy(), data.paired))
+                rows.append(row)
+    out = pd.DataFrame(
+        rows, columns=[c for c in TREND_COLUMNS if c not in ("p_adj", "significant")]
+    )
+    out["p_adj"] = adjust_pvalues(
+        out["p"].to_numpy(float), data.config["comparisons"]["correction"]
+    )
+    out["significant"] = (out["p_adj"] < data.config["comparisons"]["alpha"]).astype(bool)
+    return out[TREND_COLUMNS]
+
+
+def _slope(x: np.ndarray, y: np.ndarray, setup: np.ndarray, paired: bool) -> dict[str, float]:
+    nan = float("nan")
+    if len(set(x)) < 2 or np.ptp(y) == 0:
+        return {"slope": 0.0 if len(y) else nan, "slope_low": nan, "slope_high": nan, "p": nan}
+    design = sm.add_constant(x)
+    if paired and len(set(setup)) >= 2:
+        fit = sm.OLS(y, design).fit(cov_type="cluster", cov_kwds={"groups": setup})
+    else:
+        fit = sm.OLS(y, design).fit(cov_type="HC3")
+    low, high = fit.conf_int(0.05)[1]
+    return {
+        "slope": float(fit.params[1]),
+        "slope_low": float(low),
+        "slope_high": float(high),
+        "p": float(fit.pvalues[1]),
+    }
 
 
 SEAT_COLUMNS = [
@@ -564,6 +664,7 @@ class Analysis:
     regression: pd.DataFrame
     notes: list[str]
     seats: pd.DataFrame
+    trends: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=TREND_COLUMNS))
 
 
 def analyse(data: RunData) -> Analysis:
@@ -578,7 +679,9 @@ def analyse(data: RunData) -> Analysis:
             f"distinct {data.config['setup_kind']} than the {data.config['setups']} planned: "
             "each distinct setup is one unit, so the comparisons are unpaired",
         )
-    return Analysis(data, condition_table(data), omni, pairs, reg, notes, seat_table(data))
+    return Analysis(
+        data, condition_table(data), omni, pairs, reg, notes, seat_table(data), trend_table(data)
+    )
 
 
 PAIR_COLUMNS = [
@@ -636,6 +739,9 @@ def write_tables(result: Analysis) -> list[Path]:
     write_text(path / "comparisons.csv", to_csv(result.pairwise) or "")
     write_text(path / "omnibus.csv", to_csv(result.omnibus) or "")
     write_text(path / "seats.csv", to_csv(result.seats) or "")
+    if len(result.trends):
+        write_text(path / "trends.csv", to_csv(result.trends) or "")
+        files.append(path / "trends.csv")
     caption = "Pairwise comparisons" + (
         f" against {result.data.baseline}" if result.data.baseline else ""
     )

@@ -170,6 +170,9 @@ class Condition:
         options: the rule options this condition's games are played with: the run's
             ``[options]`` with the condition's own ``options`` table on top.
         rule_changes: the condition's own ``options`` table (converted), empty if none.
+        sweep: the ``[[sweep]]`` this condition was expanded from (its name), or None.
+        sweep_value: the swept parameter's value in this condition, or None.
+        sweep_parameter: what the sweep varies (``constraint.param`` or ``options.NAME``).
     """
 
     name: str
@@ -182,6 +185,9 @@ class Condition:
     time_limit: float | None = None
     options: GameOptions | GalleryOptions | None = None
     rule_changes: Mapping[str, Any] = field(default_factory=dict)
+    sweep: str | None = None
+    sweep_value: float | None = None
+    sweep_parameter: str | None = None
 
 
 @dataclass(frozen=True)
@@ -261,6 +267,7 @@ class ExperimentConfig:
     description: str = ""
     question: str = ""
     path: Path | None = field(default=None, compare=False)
+    overrides: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def setup_kind(self) -> str:
@@ -429,6 +436,7 @@ TOP_KEYS = (
     "metrics",
     "comparisons",
     "chunk_size",
+    "sweep",
 )
 CONDITION_KEYS = (
     "name",
@@ -446,6 +454,7 @@ SETUP_OPTIONS: dict[str, tuple[str, ...]] = {
 """Options that shape the setups themselves (Masters Gallery deals are dealt for a hand size,
 symbol table and dealing schedule): the same for every condition, so only in [options]."""
 LINEUP_KEYS = ("name", "seats", "rotate_seats")
+SWEEP_KEYS = ("name", "constraints", "sampler", "params", "time_limit", "parameter", "values")
 COMPARISON_KEYS = (
     "baseline",
     "paired",
@@ -458,8 +467,11 @@ COMPARISON_KEYS = (
 )
 
 
-def load_experiment(path: str | Path) -> ExperimentConfig:
-    """Read and validate an experiment config (TOML); ConfigError names file, key, allowed."""
+def load_experiment(path: str | Path, overrides: Sequence[str] = ()) -> ExperimentConfig:
+    """Read and validate an experiment config (TOML); ConfigError names file, key, allowed.
+
+    ``overrides`` are ``PATH=VALUE`` strings applied to the file's contents first (see
+    :func:`apply_overrides`), as ``ludolab run --set`` does."""
     path = Path(path)
     if not path.is_file():
         raise ConfigError(f"{path}: no such experiment config file")
@@ -467,7 +479,87 @@ def load_experiment(path: str | Path) -> ExperimentConfig:
         data = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    return parse_experiment(data, str(path), path.resolve().parent, path=path)
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text; save the config as UTF-8") from None
+    data = apply_overrides(data, overrides)
+    label = f"{path} (with --set {' '.join(overrides)})" if overrides else str(path)
+    return parse_experiment(data, label, path.resolve().parent, path=path)
+
+
+# Tables whose keys may contain dots (constraint.param, catan.metric): the rest of a --set path
+# after them is one key.
+_DOTTED_KEY_TABLES = ("params", "margins")
+_ARRAYS = {"conditions": CONDITION_KEYS, "lineups": LINEUP_KEYS, "sweep": SWEEP_KEYS}
+
+
+def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
+    """A copy of a config's TOML ``data`` with ``PATH=VALUE`` overrides applied.
+
+    ``PATH`` is dotted: ``boards``, ``options.vp_to_win``, ``comparisons.primary``,
+    ``conditions.NAME.sampler`` (a condition or lineup by its name, or by its 0-based index),
+    ``conditions.NAME.params.red-numbers-apart.numbers``. ``VALUE`` is read as a TOML value
+    (``100``, ``true``, ``[6, 8]``, ``"text"``); anything else is taken as a string
+    (``uniform``). A path that does not exist raises ConfigError naming what does.
+    """
+    out = json.loads(json.dumps(data))  # a deep copy of plain TOML data
+    for item in overrides:
+        where = f"--set {item}"
+        key_path, sep, text = item.partition("=")
+        parts = [p.strip() for p in key_path.split(".")]
+        if not sep or not all(parts):
+            raise ConfigError(f"{where}: expected PATH=VALUE, e.g. boards=100")
+        value = _toml_value(text.strip())
+        table: dict[str, Any] = out
+        allowed: Sequence[str] = TOP_KEYS  # () inside free tables such as [options]
+        i = 0
+        while True:
+            key = parts[i]
+            if allowed and key not in allowed:
+                raise ConfigError(
+                    f"{where}: {key!r} is not a config key here; allowed: {', '.join(allowed)}"
+                )
+            if i == len(parts) - 1:
+                table[key] = value
+                break
+            if key in _DOTTED_KEY_TABLES:
+                table.setdefault(key, {})[".".join(parts[i + 1 :])] = value
+                break
+            if table is out and key in _ARRAYS:
+                table = _find_entry(table.get(key) or [], parts[i + 1], key, where)
+                allowed, i = _ARRAYS[key], i + 2
+                if i == len(parts):
+                    raise ConfigError(f"{where}: name a key of the {key[:-1]}, e.g. {key}.X.name")
+                continue
+            nxt = table.setdefault(key, {})
+            if not isinstance(nxt, dict):
+                raise ConfigError(f"{where}: {key!r} is a value, not a table")
+            table = nxt
+            allowed = COMPARISON_KEYS if key == "comparisons" and i == 0 else ()
+            i += 1
+    return out
+
+
+def _find_entry(entries: list[Any], ref: str, key: str, where: str) -> dict[str, Any]:
+    names = [
+        e.get("name", e.get("constraints", e.get("seats", e.get("parameter")))) for e in entries
+    ]
+    shown = [n if isinstance(n, str) else ",".join(map(str, n)) for n in names]
+    for entry, name in zip(entries, shown, strict=True):
+        if name == ref:
+            return entry
+    if ref.isdigit() and int(ref) < len(entries):
+        return entries[int(ref)]
+    raise ConfigError(
+        f"{where}: no {key[:-1]} named {ref!r}; {key}: {', '.join(shown) or 'none'} "
+        f"(or an index 0..{len(entries) - 1})"
+    )
+
+
+def _toml_value(text: str) -> Any:
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
 
 
 def parse_experiment(
@@ -506,10 +598,17 @@ def parse_experiment(
     chunk_size = src.integer(data, "chunk_size", "", minimum=1, default=DEFAULT_CHUNK_SIZE)
 
     options = _options(src, data.get("options", {}), game)
-    conditions = tuple(
-        _condition(src, entry, i, game, players, setups, options)
-        for i, entry in enumerate(src.tables(data, "conditions", "[[conditions]]"))
+    listed = (
+        src.tables(data, "conditions", "[[conditions]]")
+        if "conditions" in data or "sweep" not in data
+        else []
     )
+    conditions = tuple(
+        _condition(src, entry, i, game, players, setups, options) for i, entry in enumerate(listed)
+    )
+    if "sweep" in data:
+        for i, entry in enumerate(src.tables(data, "sweep", "[[sweep]]")):
+            conditions += _sweep(src, entry, i, game, players, setups, options)
     _unique(src, [c.name for c in conditions], "conditions")
     registry = _registry(game)
     lineups = tuple(
@@ -577,8 +676,9 @@ def _condition(
     players: int,
     setups: int,
     options: GameOptions | GalleryOptions,
+    where: str | None = None,
 ) -> Condition:
-    where = f"conditions[{i}]."
+    where = where or f"conditions[{i}]."
     src.known_keys(entry, CONDITION_KEYS, where)
     constraints = src.string(entry, "constraints", where)
     name = src.string(entry, "name", where, default=constraints)
@@ -670,6 +770,92 @@ def _condition(
         cond_options,
         changes,
     )
+
+
+def _sweep(
+    src: _Source,
+    entry: Mapping[str, Any],
+    i: int,
+    game: str,
+    players: int,
+    setups: int,
+    options: GameOptions | GalleryOptions,
+) -> tuple[Condition, ...]:
+    """A ``[[sweep]]`` table expanded into one condition per value (named ``NAME=VALUE``)."""
+    where = f"sweep[{i}]."
+    src.known_keys(entry, SWEEP_KEYS, where)
+    parameter = src.string(entry, "parameter", where)
+    values = entry.get("values")
+    if (
+        not isinstance(values, list)
+        or len(values) < 2
+        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+        or len(set(values)) != len(values)
+    ):
+        raise src.fail(
+            where + "values",
+            f"expected a list of two or more distinct numbers (a dose-response needs a numeric "
+            f"axis), got {values!r}",
+        )
+    base = {k: entry[k] for k in ("constraints", "sampler", "params", "time_limit") if k in entry}
+    base.setdefault("constraints", src.string(entry, "constraints", where))
+    label = src.string(entry, "name", where, default=parameter.rpartition(".")[2])
+    if parameter.startswith("options."):
+        option = parameter.removeprefix("options.")
+        names = [f.name for f in fields(OPTIONS_CLASS[game])]
+        if option not in names or option in SETUP_OPTIONS[game]:
+            settable = [n for n in names if n not in SETUP_OPTIONS[game]]
+            raise src.fail(
+                where + "parameter",
+                f"{parameter!r} is not a rule option a condition can set; options: "
+                f"{', '.join('options.' + n for n in settable)}",
+            )
+        changes = [{"options": {option: v}} for v in values]
+    else:
+        _check_sweep_parameter(src, where, game, base, parameter)
+        given = _params(src, base.get("params", {}), where + "params")
+        changes = [{"params": {**given, parameter: v}} for v in values]
+    out = []
+    for v, change in zip(values, changes, strict=True):
+        cond = _condition(
+            src,
+            {**base, **change, "name": f"{label}={v:g}"},
+            i,
+            game,
+            players,
+            setups,
+            options,
+            where,
+        )
+        out.append(
+            dataclasses.replace(cond, sweep=label, sweep_value=float(v), sweep_parameter=parameter)
+        )
+    return tuple(out)
+
+
+def _check_sweep_parameter(
+    src: _Source, where: str, game: str, base: Mapping[str, Any], parameter: str
+) -> None:
+    """ConfigError unless ``parameter`` (``constraint.param``) belongs to the sweep's set."""
+    if game != "catan":
+        raise src.fail(
+            where + "parameter",
+            f"{parameter!r}: a Masters Gallery sweep varies a rule option ('options.NAME'); "
+            "deal-set parameters cannot be swept yet",
+        )
+    constraints = str(base["constraints"])
+    is_file = constraints.endswith(".toml") or "/" in constraints
+    try:
+        cset = load_constraint_set((src.base / constraints).resolve() if is_file else constraints)
+    except ConstraintSetError as exc:
+        raise src.fail(where + "constraints", str(exc)) from None
+    known = [f"{c.name}.{p}" for c in cset.constraints for p in c.params]
+    if parameter not in known:
+        raise src.fail(
+            where + "parameter",
+            f"{parameter!r} is not a parameter of set {constraints!r}; its parameters: "
+            f"{', '.join(known) or 'none'}, or a rule option 'options.NAME'",
+        )
 
 
 def _params(src: _Source, value: Any, where: str) -> dict[str, Any]:
@@ -1085,6 +1271,15 @@ def resolved_dict(config: ExperimentConfig) -> dict[str, Any]:
                 "set": _set_dict(c),
                 # only when given: configs without condition options keep their hashes
                 **({"options": dict(c.rule_changes)} if c.rule_changes else {}),
+                **(
+                    {
+                        "sweep": c.sweep,
+                        "sweep_parameter": c.sweep_parameter,
+                        "sweep_value": c.sweep_value,
+                    }
+                    if c.sweep
+                    else {}
+                ),
             }
             for c in config.conditions
         ],

@@ -19,8 +19,10 @@ matplotlib.use("Agg")  # files only; a run may be on a machine without a display
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from research.experiment.analysis import RunData  # noqa: E402
+from research.experiment.analysis import RunData, sweeps, tested_metrics  # noqa: E402
+from research.metrics.registry import game_unit  # noqa: E402
 from research.plots.figures import (  # noqa: E402
+    dose_response,
     example_boards,
     length_distributions,
     metric_vs_tightness,
@@ -129,6 +131,32 @@ def plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
                 f"score-spread-vs-tightness-{tag}",
                 f"Mean score spread (95% interval) against each deal set's tightness "
                 f"(-log10 of the share of fair deals that satisfy it), {who}.",
+            )
+    params = {c["name"]: c.get("sweep_parameter") for c in data.config["conditions"]}
+    metrics = tested_metrics(data)
+    units = {m: game_unit(data.game, m) for m in metrics}
+    for sweep, members in sweeps(data).items():
+        value_of = dict(members)
+        parameter = params[members[0][0]]
+        for lineup in data.lineups:
+            means = data.by_setup[
+                (data.by_setup["lineup"] == lineup)
+                & data.by_setup["condition"].astype(str).isin(value_of)
+            ].copy()
+            means["value"] = means["condition"].astype(str).map(value_of)
+            save(
+                dose_response(
+                    means,
+                    "value",
+                    metrics,
+                    xlabel=parameter.removeprefix("options.").replace("_", " ")
+                    + (" (rule option)" if parameter.startswith("options.") else ""),
+                    units=units,
+                ),
+                f"sweep-{slug(sweep)}-{slug(lineup)}",
+                f"Dose-response of sweep {sweep!r} ({parameter}), lineup {lineup!r}: mean of "
+                f"the {data.config['setup_kind']} means (each over its games) with 95% "
+                f"intervals over {data.config['setup_kind']}, at each value.",
             )
     if data.game == "catan":
         save(

@@ -177,12 +177,58 @@ def _findings(analysis: Analysis) -> list[str]:
                 unit = "" if "[" in unit or "(" in unit else unit
                 parts.append(f"{metric} {span}{' ' + unit if unit else ''}")
             what = "every comparison" if not len(sig) and not len(same) else "the rest"
+            tests = f"{len(quiet)} test{'s' if len(quiet) != 1 else ''}"
+            impossible = quiet["note"].str.contains("no finding was possible", regex=False)
             out.append(
-                f"**{lineup}**, {what} ({len(quiet)} tests): no difference detected, which is "
+                f"**{lineup}**, {what} ({tests}): no difference detected, which is "
                 "not evidence of none. Differences the design detects with 80% power, per "
                 f"metric: {'; '.join(parts)}."
+                + (
+                    f" With {int(quiet['n1'].min())} setups the rank tests could not reach "
+                    "the family's level at all: no finding was possible (see the notes)."
+                    if impossible.all()
+                    else ""
+                )
             )
     return out
+
+
+def _trend_blocks(analysis: Analysis) -> list[Block]:
+    """The sweeps' dose-response: trends in words (own family) and the slope table."""
+    t = analysis.trends
+    if t.empty:
+        return []
+    cmp = analysis.data.config["comparisons"]
+    lines = []
+    for _, r in t.iterrows():
+        unit = _unit(analysis, r["metric"])
+        slope = _amount(r["slope"], unit)
+        verdict = (
+            f"**{'rises' if r['slope'] > 0 else 'falls'}**"
+            if r["significant"]
+            else "no trend detected"
+        )
+        lines.append(
+            f"**{r['lineup']}**, sweep {r['sweep']} ({r['parameter']}): {r['metric']} "
+            f"{verdict}: {slope} per unit of {r['parameter'].removeprefix('options.')} "
+            f"{format_ci(r['slope_low'], r['slope_high'], None)}, "
+            f"p adj. {format_p(r['p_adj'])}."
+        )
+    return [
+        Block(
+            "p",
+            "**Trends.** Each sweep's setup means regressed on the swept value (OLS, "
+            + (
+                "errors clustered by setup index, as setups are paired"
+                if analysis.data.paired
+                else "HC3 errors"
+            )
+            + f"); the {len(t)} slope tests are their own family, corrected by "
+            f"{CORRECTION_NAMES[cmp['correction']]} at alpha = {cmp['alpha']}. The "
+            "dose-response figures are under Figures.",
+        ),
+        Block("list", lines),
+    ]
 
 
 def _exploratory(analysis: Analysis) -> list[str]:
@@ -375,6 +421,15 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         *_sampler_notes(state),
         Block("list", lineup_text),
     ]
+    if state.get("overrides"):
+        blocks.append(
+            Block(
+                "p",
+                "Run with command-line overrides of the config: "
+                + ", ".join(f"`--set {o}`" for o in state["overrides"])
+                + ".",
+            )
+        )
     changed = _options_changed(cfg)
     blocks.append(
         Block(
@@ -407,6 +462,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         ),
         Block("p", family_sentence(analysis)),
         Block("list", _findings(analysis)),
+        *_trend_blocks(analysis),
         *(
             [Block("p", "Exploratory (not findings):"), Block("list", exploratory)]
             if exploratory

@@ -6,12 +6,13 @@ seeded in :mod:`.config`; why results do not depend on the backend in :mod:`.pla
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shutil
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -88,6 +89,7 @@ def run_experiment(
     run_id: str | None = None,
     analyse: bool = True,
     quiet: bool = False,
+    overrides: Sequence[str] = (),
 ) -> RunResult:
     """Run the experiment in ``config_path`` under ``<out>/<name>/<run id>/``.
 
@@ -100,6 +102,8 @@ def run_experiment(
         run_id: the new run's folder name (default: UTC time and the config hash).
         analyse: compute metrics, comparisons, figures and the report at the end.
         quiet: no progress bar or messages (stderr).
+        overrides: ``PATH=VALUE`` changes to the config (``ludolab run --set``; see
+            :func:`research.experiment.config.apply_overrides`), recorded in ``run.json``.
 
     Raises ConfigError for a bad config, RunError for a run that cannot start or resume, and
     lets KeyboardInterrupt through after saving every finished chunk (a message on stderr says
@@ -112,7 +116,9 @@ def run_experiment(
     if workers < 1:
         raise RunError(f"--workers must be at least 1, got {workers}")
     config_path = Path(config_path)
-    config = load_experiment(config_path)
+    config = load_experiment(config_path, overrides)
+    if overrides:
+        config = dataclasses.replace(config, overrides=tuple(overrides))
     client = connect_dask(scheduler or "") if backend == "dask" else None
     try:
         return _run(config, config_path, Path(out), workers, client, resume, run_id, analyse, quiet)
@@ -217,6 +223,7 @@ def _start(
             "experiment": config.name,
             "run_id": run.path.name,
             "config": str(config_path),
+            "overrides": list(config.overrides),
             "config_hash": chash,
             "play_hash": phash,
             "game": config.game,

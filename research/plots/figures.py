@@ -639,6 +639,52 @@ def metric_vs_tightness(
         return _finish(fig)
 
 
+def dose_response(
+    setup_means: pd.DataFrame,
+    x: str,
+    metrics: Sequence[str],
+    *,
+    xlabel: str | None = None,
+    confidence: float = 0.95,
+    units: Mapping[str, str] | None = None,
+) -> Figure:
+    """A sweep's dose-response: one panel per metric, the mean of the setup means at each value
+    of ``x`` with its t-based ``confidence`` interval over setups, joined in x order (x is a
+    number, so the line reads as a trend). ``setup_means`` has one row per setup (the unit the
+    trend test uses) with columns ``x`` and the metrics; ``units`` names each metric's unit
+    for its axis label."""
+    check_columns(setup_means, x, *metrics)
+    n = len(metrics)
+    cols = min(n, 3)
+    rows = math.ceil(n / cols)
+    with paper_style():
+        fig = _figure(TWO_COLUMN if cols > 1 else ONE_COLUMN, 2.1 * rows + 0.3)
+        axes = fig.subplots(rows, cols, squeeze=False)
+        for ax, metric in zip(axes.ravel(), metrics, strict=False):
+            points = []
+            for value, g in setup_means.groupby(x, sort=True):
+                m, lo, hi = _mean_ci(g[metric].to_numpy(dtype=float), confidence)
+                points.append((float(value), m, lo, hi))
+            xs = [p[0] for p in points]
+            ys = [p[1] for p in points]
+            err = np.array(
+                [
+                    [0 if math.isnan(p[2]) else p[1] - p[2] for p in points],
+                    [0 if math.isnan(p[3]) else p[3] - p[1] for p in points],
+                ]
+            )
+            ax.plot(xs, ys, color="0.55", lw=0.8, zorder=1)
+            ax.errorbar(xs, ys, yerr=err, fmt="o", color="C0", markersize=3.5, capsize=2.0)
+            ax.set_xticks(xs)
+            unit = (units or {}).get(metric, "")
+            label = metric.replace("_", " ")
+            ax.set_ylabel(f"{label} ({unit})" if unit and len(unit) <= 14 else label)
+            ax.set_xlabel(xlabel or x.replace("_", " "))
+        for ax in axes.ravel()[n:]:
+            ax.set_visible(False)
+        return _finish(fig)
+
+
 def example_boards(
     boards_by_condition: Mapping[Hashable, Sequence[Board]],
     n: int = 3,

@@ -12,10 +12,12 @@ efficiency on normal data, so the figures are a close, slightly optimistic guide
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import scipy.stats as st
 from numpy.typing import ArrayLike
 from statsmodels.stats.power import TTestIndPower, TTestPower
 from statsmodels.stats.weightstats import ttost_ind, ttost_paired
@@ -32,12 +34,27 @@ class VarianceComponents:
         within: variance of games around their setup's mean (``var_w``).
         games_per_setup: the mean number of games per setup (``g``).
         setups: number of setups.
+        ms_between, ms_within: the ANOVA mean squares; n0: the effective games per setup of
+            the between-setup mean square (``E[ms_between] = within + n0 * between``).
     """
 
     between: float
     within: float
     games_per_setup: float
     setups: int
+    ms_between: float = float("nan")
+    ms_within: float = float("nan")
+    n0: float = float("nan")
+
+    def between_upper(self, confidence: float = 0.8) -> float:
+        """A one-sided upper confidence bound for ``between`` (chi-square bound on the
+        between-setup mean square, ``setups - 1`` degrees of freedom): planning with it guards
+        the promised power against a pilot that happened to show little setup variance."""
+        df = self.setups - 1
+        if df < 1 or not np.isfinite(self.ms_between):
+            return float("nan")
+        ms_upper = self.ms_between * df / st.chi2.ppf(1.0 - confidence, df)
+        return max(0.0, (ms_upper - self.ms_within) / self.n0)
 
     @property
     def icc(self) -> float:
@@ -75,7 +92,7 @@ def variance_components(values: ArrayLike, setups: ArrayLike) -> VarianceCompone
     ms_within = ss_within / (n - k)
     n0 = (n - (n_i**2).sum() / n) / (k - 1)
     between = max(0.0, (ms_between - ms_within) / n0)
-    return VarianceComponents(between, ms_within, n / k, k)
+    return VarianceComponents(between, ms_within, n / k, k, ms_between, ms_within, n0)
 
 
 def minimum_detectable_difference(
@@ -108,6 +125,25 @@ def minimum_detectable_difference(
             nobs1=n1, ratio=n2 / n1, alpha=alpha, power=power, alternative="two-sided"
         )
     return float(d) * sd
+
+
+def smallest_p(n1: int, n2: int | None = None, *, paired: bool = False) -> float:
+    """The smallest two-sided p-value the exact rank test can return: Wilcoxon signed-rank on
+    ``n1`` pairs (``2 / 2**n1``) or Mann-Whitney U on ``n1`` and ``n2`` setups
+    (``2 / C(n1 + n2, n1)``). When it is not below the level a test is held to, that test
+    cannot find anything, however large the effect."""
+    if paired:
+        return min(1.0, 2.0 / 2.0**n1) if n1 > 0 else 1.0
+    n2 = n1 if n2 is None else n2
+    return min(1.0, 2.0 / math.comb(n1 + n2, n1)) if n1 > 0 and n2 > 0 else 1.0
+
+
+def setups_for_a_finding(level: float, *, paired: bool = False) -> int:
+    """The fewest setups per condition whose :func:`smallest_p` is below ``level``."""
+    n = 2
+    while smallest_p(n, n, paired=paired) >= level:
+        n += 1
+    return n
 
 
 def setups_needed(
