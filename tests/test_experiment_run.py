@@ -650,3 +650,34 @@ metrics = ["turns", "score_spread"]
     report = (result.path / "report.md").read_text()
     assert "**Trends.**" in report and "per unit of vp_to_win" in report
     assert "no finding was possible" in report  # 4 boards: the rank tests cannot reach alpha/m
+
+
+def test_a_sampler_mismatch_is_named_with_its_control(tmp_path):
+    cfg = tmp_path / "mm.toml"
+    cfg.write_text(
+        """
+name = "mm"
+game = "catan"
+seed = 3
+players = 4
+boards = 3
+games_per_board = 1
+[[conditions]]
+name = "official"
+constraints = "official"
+[[conditions]]
+name = "tournament"
+constraints = "tournament"
+sampler = "solver"
+[[lineups]]
+seats = "greedy"
+[comparisons]
+baseline = "official"
+metrics = ["turns"]
+"""
+    )
+    result = run_experiment(cfg, out=tmp_path / "out", quiet=True)
+    report = (result.path / "report.md").read_text()
+    assert "**Sampler mismatch.**" in report
+    assert "tournament (solver, not uniform) vs official (uniform (rejection))" in report
+    assert 'constraints = "official"`, `sampler = "solver"`' in report

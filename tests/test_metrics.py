@@ -477,3 +477,25 @@ def test_smoke_gallery_simulated():
     assert cm["completion_rate"] == 1.0 and cm["n_games"] == 30
     assert cm["wins_0"] + cm["wins_1"] + cm["wins_2"] == pytest.approx(30)
     assert 0 <= cm["balance"] <= 1
+
+
+def test_ludii_metrics_on_a_hand_computed_game():
+    from research.metrics.core import decisiveness_ludii, drama_ludii, lead_change_ludii
+
+    # Scores after each of 4 steps; seat 2 wins. The states before each step are
+    # s0 = (0,0,0), s1 = (1,0,0), s2 = (1,2,0), s3 = (3,2,0); the final (3,2,4) is never seen.
+    v = [[1, 0, 0], [1, 2, 0], [3, 2, 0], [3, 2, 4]]
+    # leader sets {0,1,2}, {0}, {1}, {0}: each differs from the one before (the first from {})
+    assert lead_change_ludii(v) == 1.0
+    # the winner's shortfall 0, 1, 2, 3 -> mean 1.5 (ours, relative and over trailing steps: 1)
+    assert drama_ludii(v, [2]) == 1.5 and drama(v, [2]) == pytest.approx(1.0)
+    # theta = 3 (seat 0 in s3); the winner never exceeds it before a step -> T / T
+    assert decisiveness_ludii(v, [2]) == 1.0
+    # a game nobody leads until the last step: Ludii counts the first state as a change
+    assert lead_change_ludii([[0, 0], [0, 0], [1, 0]]) == pytest.approx(1 / 3)
+    assert lead_change([[0, 0], [0, 0], [1, 0]]) == pytest.approx(1 / 3)
+    assert lead_change_ludii([[0, 0], [0, 0], [0, 0]]) == pytest.approx(1 / 3)
+    assert lead_change([[0, 0], [0, 0], [0, 0]]) == 0.0
+    # a winner ahead from the first state on: decided at once
+    assert decisiveness_ludii([[2, 0], [3, 1], [5, 1]], [0]) == pytest.approx(1 / 3)
+    assert np.isnan(drama_ludii(v, []))

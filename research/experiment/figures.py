@@ -94,10 +94,26 @@ def plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
         games = data.per_game[data.per_game["lineup"] == lineup]
         conds = conditions[conditions["lineup"] == lineup]
         who = f"lineup {lineup!r} ({len(games)} games)"
+        kind = data.config["setup_kind"]
+        means = (
+            games.groupby(["condition", "setup"], observed=True)[["turns", "score_spread"]]
+            .mean()
+            .reset_index()
+        )
+        unit_note = (
+            f"points: the mean of each {kind[:-1]}'s games (the unit the comparisons test); "
+            f"shapes: the distribution of single games"
+        )
         save(
-            length_distributions(games, column="turns", order=order),
+            length_distributions(
+                games,
+                column="turns",
+                order=order,
+                unit_means=means,
+                label=f"game length ({game_unit(data.game, 'turns')})",
+            ),
             f"length-{tag}",
-            f"Game length in turns per condition, {who}.",
+            f"Game length per condition, {who}; {unit_note}.",
         )
         save(
             win_rates_by_seat(conds, order=order),
@@ -106,16 +122,35 @@ def plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
             f"share. {who}.",
         )
         save(
-            score_distributions(games, column="score_spread", order=order),
+            score_distributions(
+                games,
+                column="score_spread",
+                order=order,
+                unit_means=means,
+                label=f"final score spread ({game_unit(data.game, 'score_spread')})",
+            ),
             f"score-spread-{tag}",
-            f"Final score spread (best minus worst seat) per condition, {who}.",
+            f"Final score spread (best minus worst seat) per condition, {who}; {unit_note}.",
         )
         if data.game == "catan":
+            boards = (
+                games.groupby(["condition", "setup"], observed=True)[["turns", CATAN_TIGHTNESS]]
+                .mean()
+                .reset_index()
+            )
             save(
-                metric_vs_tightness(games, CATAN_TIGHTNESS, "turns", order=order, means=True),
+                metric_vs_tightness(
+                    boards,
+                    CATAN_TIGHTNESS,
+                    "turns",
+                    order=order,
+                    means=True,
+                    xlabel="richest intersection (pips, mean)",
+                    ylabel="game length (player turns),\nmean of board means ± 95% CI",
+                ),
                 f"turns-vs-{CATAN_TIGHTNESS}-{tag}",
-                f"Mean game length (95% interval) against the mean richest intersection "
-                f"(pips) of each condition's boards, {who}.",
+                f"Game length against the richest intersection of each condition's boards: "
+                f"the mean of the board means with its 95% interval over boards, {who}.",
             )
         elif tight is not None and tight[TIGHTNESS_COLUMN].notna().sum() > 0:
             games_t = tight[tight["lineup"] == lineup].dropna(subset=[TIGHTNESS_COLUMN])

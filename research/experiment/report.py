@@ -231,6 +231,53 @@ def _trend_blocks(analysis: Analysis) -> list[Block]:
     ]
 
 
+def sampler_mismatches(analysis: Analysis) -> list[str]:
+    """The compared pairs whose setups come from samplers with different distributions (one
+    uniform on its set, the other not, or two different non-uniform samplers), each with the
+    control condition that would tell the constraints' effect from the sampler's."""
+    setups = {s["condition"]: s for s in analysis.data.state.get("setups", [])}
+    conds = {c["name"]: c for c in analysis.data.config["conditions"]}
+    sets = {name: c["constraints"] for name, c in conds.items()}
+    out = []
+    pairs = analysis.pairwise[["condition1", "condition2"]].drop_duplicates()
+    for c1, c2 in pairs.itertuples(index=False):
+        a, b = setups.get(c1, {}), setups.get(c2, {})
+        kind_a, kind_b = a.get("sampler", "?"), b.get("sampler", "?")
+        if a.get("uniform") and b.get("uniform"):
+            continue
+        if not a.get("uniform") and not b.get("uniform") and kind_a == kind_b:
+            continue
+        odd, other = (c1, c2) if not a.get("uniform") else (c2, c1)
+        sampler = setups[odd]["sampler"].split(" ")[0]
+        same_set = [
+            c["name"]
+            for c in analysis.data.config["conditions"]
+            if c["set"] == conds[other]["set"] and c["sampler"] == sampler
+        ]
+        if conds[c1]["set"] == conds[c2]["set"]:
+            out.append(
+                f"{c1} vs {c2}: the same set drawn by different samplers ({kind_a}; {kind_b}): "
+                "this comparison measures the sampler's effect alone."
+            )
+            continue
+        if same_set:
+            out.append(
+                f"{c1} vs {c2}: drawn by samplers with different distributions ({kind_a}; "
+                f"{kind_b}); {same_set[0]} (the set of {other} drawn by {sampler}) is the "
+                "control that tells the constraints' effect from the sampler's."
+            )
+            continue
+        out.append(
+            f"{c1} ({kind_a}{'' if a.get('uniform') else ', not uniform'}) vs {c2} ({kind_b}"
+            f"{'' if b.get('uniform') else ', not uniform'}): their setups come from samplers "
+            "with different distributions, so a difference mixes the constraints' effect with "
+            f"the sampler's. To tell them apart, add {other}'s set drawn by {odd}'s sampler: "
+            f'`[[conditions]] name = "{other}-{sampler}"`, `constraints = "{sets[other]}"`, '
+            f'`sampler = "{sampler}"`.'
+        )
+    return out
+
+
 def _exploratory(analysis: Analysis) -> list[str]:
     pw = analysis.pairwise
     rows = pw[(pw["family"] == "exploratory") & pw["significant"]]
@@ -461,6 +508,11 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             ),
         ),
         Block("p", family_sentence(analysis)),
+        *(
+            [Block("p", "**Sampler mismatch.**"), Block("list", mismatch)]
+            if (mismatch := sampler_mismatches(analysis))
+            else []
+        ),
         Block("list", _findings(analysis)),
         *_trend_blocks(analysis),
         *(

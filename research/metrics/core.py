@@ -172,6 +172,63 @@ def decisiveness_threshold(
     return (int(above[0]) + 1) / t if above.size else 1.0
 
 
+# ----------------------------------------------------------------------------- Ludii's own
+# Ludii (Evaluation/src/metrics/...) evaluates the state *before* every move, s_0 (the start)
+# to s_{T-1}, never the final state, and divides by T. Its state value is a heuristic squashed
+# by tanh; here it is the score (VP / money), so values are in score units. Where Ludii's code
+# and its documentation part (it reads the winners from the initial state, so W = every
+# player), these follow the documentation: W = the game's winners.
+
+
+def _pre_move_states(v: np.ndarray) -> np.ndarray:
+    """(T, n): the scores before each step, s_0 = zeros (the start), s_t = V[t] for t < T."""
+    return np.vstack([np.zeros((1, v.shape[1])), v[:-1]]) if v.shape[0] else v
+
+
+def lead_change_ludii(scores: np.ndarray | Sequence[Sequence[float]]) -> float:
+    """Ludii's *Lead Change* exactly (``LeadChange.java``): the share of the T pre-move states
+    whose leader set differs from the previous state's, the first compared with an *empty* set
+    (so it always counts: the value is at least 1/T). NaN when T = 0."""
+    v = _trajectory(scores)
+    if v.shape[0] == 0:
+        return float("nan")
+    states = _pre_move_states(v)
+    lead = states == states.max(axis=1, keepdims=True)
+    changes = 1 + int(np.count_nonzero((lead[1:] != lead[:-1]).any(axis=1)))
+    return changes / v.shape[0]
+
+
+def drama_ludii(scores: np.ndarray | Sequence[Sequence[float]], winners: Sequence[int]) -> float:
+    """Ludii's *Drama Average* (``Drama.java`` with ``MultiMetricValue.Average``): over the T
+    pre-move states, the mean of ``max_s s_t[s] - mean_{w in W} s_t[w]`` (absolute, in score
+    units; states where a winner leads count as 0). NaN when there is no winner or T = 0."""
+    v = _trajectory(scores)
+    w = _winner_index(winners, v.shape[1])
+    if w.size == 0 or v.shape[0] == 0:
+        return float("nan")
+    states = _pre_move_states(v)
+    return float((states.max(axis=1) - states[:, w].mean(axis=1)).mean())
+
+
+def decisiveness_ludii(
+    scores: np.ndarray | Sequence[Sequence[float]], winners: Sequence[int]
+) -> float:
+    """Ludii's *Decisiveness Moves* (``DecisivenessMoves.java``, with its intended division):
+    ``theta`` = the highest score a non-winner has in any pre-move state (-1 when there is no
+    such seat, Ludii's start value); ``t`` = the first pre-move state (0-based) in which a
+    winner scores above ``theta`` (T if none); the value is ``t / T``, in [0, 1]. NaN when there
+    is no winner or T = 0."""
+    v = _trajectory(scores)
+    w = _winner_index(winners, v.shape[1])
+    if w.size == 0 or v.shape[0] == 0:
+        return float("nan")
+    states = _pre_move_states(v)
+    others = np.setdiff1d(np.arange(v.shape[1]), w)
+    theta = max(-1.0, float(states[:, others].max())) if others.size else -1.0
+    above = np.flatnonzero(states[:, w].max(axis=1) > theta)
+    return (int(above[0]) if above.size else v.shape[0]) / v.shape[0]
+
+
 def gini(values: np.ndarray | Sequence[float]) -> float:
     """Gini coefficient of non-negative amounts, in [0, (n - 1)/n].
 
@@ -253,11 +310,14 @@ __all__ = [
     "balance",
     "chi_square_uniform",
     "decisiveness",
+    "decisiveness_ludii",
     "decisiveness_threshold",
     "drama",
+    "drama_ludii",
     "gini",
     "lead_change",
     "lead_change_count",
+    "lead_change_ludii",
     "leader_sets",
     "score_spread",
     "wilson_interval",

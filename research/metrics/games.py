@@ -84,6 +84,9 @@ def _common(v: np.ndarray, final: np.ndarray, winners: tuple[int, ...]) -> dict[
         "drama": core.drama(v, winners),
         "decisiveness": core.decisiveness(v, winners),
         "decisiveness_threshold": core.decisiveness_threshold(v, winners),
+        "lead_change_ludii": core.lead_change_ludii(v),
+        "drama_ludii": core.drama_ludii(v, winners),
+        "decisiveness_ludii": core.decisiveness_ludii(v, winners),
         "first_seat_win": (1.0 / len(winners) if 0 in winners else 0.0) if winners else np.nan,
     }
 

@@ -85,6 +85,27 @@ GAME_METRICS: dict[str, Metric] = {
         "t_theta = min{t : max_{w in W} V[t,w] > theta} (T if never)",
         "share (0, 1]",
     ),
+    "lead_change_ludii": Metric(
+        "Ludii's Lead Change exactly: leader-set changes over the states before each step, "
+        "the first compared with an empty set (at least 1/T)",
+        "#{t in 0..T-1 : L(s_t) != L(s_{t-1})} / T, s_0 = the start, s_t = V[t] (t < T), "
+        "L(s_{-1}) = {} (Ludii LeadChange.java; scores for its state evaluation)",
+        "share (0, 1]",
+    ),
+    "drama_ludii": Metric(
+        "Ludii's Drama Average: the winners' mean shortfall below the leader, averaged over "
+        "every state before a step (absolute, in score units)",
+        "mean_{t in 0..T-1} (max_s s_t[s] - mean_{w in W} s_t[w]), s_t as for "
+        "lead_change_ludii (Ludii Drama.java, Average); NaN if no winner",
+        "VP / money",
+    ),
+    "decisiveness_ludii": Metric(
+        "Ludii's Decisiveness Moves: the share of the game before a winner first out-scored "
+        "every score a non-winner reaches in the states before a step",
+        "t/T, theta = max(-1, max_{t < T, s not in W} s_t[s]), t = min{t : max_{w in W} "
+        "s_t[w] > theta} (T if none) (Ludii DecisivenessMoves.java); NaN if no winner",
+        "share [0, 1]",
+    ),
     "income_gini": Metric(
         "inequality of income between seats (Gini)",
         "sum_i sum_j |x_i - x_j| / (2 n^2 mean(x)); Catan x_s = resource cards produced by "

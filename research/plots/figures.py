@@ -266,8 +266,12 @@ def _distribution_axes(
     kind: str,
     palette: Mapping[str, Any],
     seed: int,
+    unit_means: pd.DataFrame | None = None,
 ) -> None:
-    """Conditions on the y axis, ``column`` on the x axis (violin/box + points, or ECDF)."""
+    """Conditions on the y axis, ``column`` on the x axis (violin/box + points, or ECDF).
+
+    With ``unit_means`` (one row per setup: ``by`` and the setup's mean of ``column``), the
+    points are those means, the unit the tests use, over the games' distribution."""
     common = {"data": df, "x": column, "y": by, "order": labels, "ax": ax}
     if kind == "ecdf":
         sns.ecdfplot(data=df, x=column, hue=by, hue_order=labels, palette=palette, ax=ax)
@@ -303,11 +307,13 @@ def _distribution_axes(
         raise ValueError(f"kind must be 'violin', 'box' or 'ecdf', got {kind!r}")
     rng = np.random.default_rng(seed)
     # Points on top, jittered by a seeded generator (seaborn's jitter uses the global one).
+    source = df if unit_means is None else unit_means
+    size, alpha = (3, 0.45) if unit_means is None else (9, 0.85)
     for i, lab in enumerate(labels):
-        x = df.loc[df[by] == lab, column].to_numpy(dtype=float)
+        x = source.loc[source[by].astype(str) == lab, column].to_numpy(dtype=float)
         x = x[np.isfinite(x)]
         y = i + rng.uniform(-0.12, 0.12, size=x.size)
-        ax.scatter(x, y, s=3, color="0.15", alpha=0.45, linewidths=0, zorder=3)
+        ax.scatter(x, y, s=size, color="0.1", alpha=alpha, linewidths=0, zorder=3)
     ax.set_ylabel("")
 
 
@@ -325,6 +331,7 @@ def length_distributions(
     label: str | None = None,
     width: float | None = None,
     seed: int = 0,
+    unit_means: pd.DataFrame | None = None,
 ) -> Figure:
     """Distribution of game length (``column``: ``turns`` or ``rounds``) per condition.
 
@@ -334,11 +341,13 @@ def length_distributions(
     CDF line per condition. When the table has a ``truncated`` column with any True (games cut
     off by the turn limit, drawn at that limit), a dashed vertical line marks the limit.
     ``palette`` maps conditions to colours (default: :func:`condition_palette` of the order),
-    ``label`` overrides the x label. Returns a one-axes figure ``width`` inches wide (default
+    ``label`` overrides the x label. With ``unit_means`` (one row per setup: ``by`` and its
+    mean ``column``) the points are the setup means, the unit the comparisons test, drawn over
+    the games' distribution. Returns a one-axes figure ``width`` inches wide (default
     :data:`ONE_COLUMN` for up to 4 conditions, else :data:`TWO_COLUMN`).
     """
     return _distribution_figure(
-        per_game, by, column, order, kind, palette, label, width, seed, "length"
+        per_game, by, column, order, kind, palette, label, width, seed, "length", unit_means
     )
 
 
@@ -353,6 +362,7 @@ def score_distributions(
     label: str | None = None,
     width: float | None = None,
     seed: int = 0,
+    unit_means: pd.DataFrame | None = None,
 ) -> Figure:
     """Distribution of a score per condition.
 
@@ -366,7 +376,7 @@ def score_distributions(
     check_columns(table, column)
     if not _is_sequence_column(table[column]):
         return _distribution_figure(
-            table, by, column, order, kind, palette, label, width, seed, "score"
+            table, by, column, order, kind, palette, label, width, seed, "score", unit_means
         )
     df, labels = _conditions(table, by, order)
     values = df[column].map(lambda v: [float(x) for x in v])
@@ -430,6 +440,7 @@ def _distribution_figure(
     width: float | None,
     seed: int,
     what: str,
+    unit_means: pd.DataFrame | None = None,
 ) -> Figure:
     check_columns(table, column)
     if kind not in ("violin", "box", "ecdf"):
@@ -441,7 +452,7 @@ def _distribution_figure(
         height = 1.1 + 0.3 * len(labels) if kind != "ecdf" else 2.4
         fig = _figure(width or _auto_width(len(labels)), height)
         ax = fig.add_subplot()
-        _distribution_axes(ax, df, by, column, labels, kind, colours, seed)
+        _distribution_axes(ax, df, by, column, labels, kind, colours, seed, unit_means)
         if what == "length" and "truncated" in df.columns and df["truncated"].astype(bool).any():
             limit = float(df.loc[df["truncated"].astype(bool), column].max())
             ax.axvline(limit, color="0.4", linestyle="--", linewidth=0.7, zorder=1)
@@ -558,6 +569,7 @@ def metric_vs_tightness(
     ylabel: str | None = None,
     width: float = ONE_COLUMN,
     seed: int = 0,
+    join: bool = False,
 ) -> Figure:
     """A metric ``y`` against a numeric tightness ``x`` (a constraint's threshold, a board
     feature), coloured by ``hue`` (None: one group).
@@ -567,7 +579,8 @@ def metric_vs_tightness(
     ``seed``, via :func:`seaborn.regplot`; no line when x is constant). ``means=True``: one
     point per group at the group's mean x, with the mean of y and its t-based ``confidence``
     interval (one :class:`~matplotlib.container.ErrorbarContainer` per group; no interval for a
-    single-row group, e.g. from a condition table), joined in x order by a thin grey line.
+    single-row group, e.g. from a condition table), joined in x order by a thin grey line only
+    with ``join=True`` (conditions are categories: a line would suggest a trend between them).
     ``None`` (default) picks means when x takes one value within every group -- a tightness
     set per condition -- and points otherwise (a per-board feature). Rows with a missing x or
     y are dropped. Raises KeyError for a missing column, ValueError if no row is left.
@@ -610,8 +623,9 @@ def metric_vs_tightness(
                     label=lab,
                     zorder=3,
                 )
-            line = sorted(points, key=lambda p: p[0])
-            ax.plot([p[0] for p in line], [p[1] for p in line], color="0.6", lw=0.7, zorder=1)
+            if join:  # only for a real dose axis: a line through conditions implies a trend
+                line = sorted(points, key=lambda p: p[0])
+                ax.plot([p[0] for p in line], [p[1] for p in line], color="0.6", lw=0.7)
             default_y = metric_label(y)
             if len(df) > len(labels):  # some group averaged over several rows
                 default_y += f", mean ± {confidence:.0%} CI"
@@ -676,7 +690,7 @@ def dose_response(
             ax.plot(xs, ys, color="0.55", lw=0.8, zorder=1)
             ax.errorbar(xs, ys, yerr=err, fmt="o", color="C0", markersize=3.5, capsize=2.0)
             ax.set_xticks(xs)
-            unit = (units or {}).get(metric, "")
+            unit = re.sub(r"\s*[\[(].*$", "", (units or {}).get(metric, "")).strip()
             label = metric.replace("_", " ")
             ax.set_ylabel(f"{label} ({unit})" if unit and len(unit) <= 14 else label)
             ax.set_xlabel(xlabel or x.replace("_", " "))
