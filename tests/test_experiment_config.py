@@ -111,9 +111,11 @@ def test_catan_constraints_config_asks_the_motivating_question() -> None:
     samplers = {c.name: c.sampler for c in config.conditions}
     assert set(samplers) == {"random", "official", "seed-2019", "balanced", "tournament", "clumpy"}
     assert set(samplers.values()) == {"uniform"}  # every condition uniform: no sampler confound
-    assert (config.setups, config.games_per_setup) == (50, 20)
+    assert (config.setups, config.games_per_setup) == (100, 20)
     seats = {lineup.name: set(lineup.seats) for lineup in config.lineups}
-    assert seats["greedy"] == {"greedy"} and seats["random"] == {"random"}
+    assert seats["greedy"] == {"greedy"} and set(seats) == {"greedy", "mixed"}
+    assert config.comparisons.primary == ("turns",)
+    assert config.comparisons.margins["turns"] == 4
     mixed = next(lineup for lineup in config.lineups if len(set(lineup.seats)) > 1)
     assert mixed.rotate_seats and len(mixed.rotations) == config.players
     assert config.comparisons.paired

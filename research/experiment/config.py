@@ -684,8 +684,7 @@ def _condition(
     name = src.string(entry, "name", where, default=constraints)
     sampler = src.choice(entry, "sampler", where, SAMPLERS_BY_GAME[game], DEFAULT_SAMPLER[game])
     params = _params(src, entry.get("params", {}), where + "params")
-    is_file = constraints.endswith(".toml") or "/" in constraints or "\\" in constraints
-    path = (src.base / constraints).resolve() if is_file else None
+    path = _set_path(src, constraints)
     source = path if path is not None else constraints
     objective: str | None = None
     time_limit: float | None = None
@@ -844,9 +843,8 @@ def _check_sweep_parameter(
             "deal-set parameters cannot be swept yet",
         )
     constraints = str(base["constraints"])
-    is_file = constraints.endswith(".toml") or "/" in constraints
     try:
-        cset = load_constraint_set((src.base / constraints).resolve() if is_file else constraints)
+        cset = load_constraint_set(_set_path(src, constraints) or constraints)
     except ConstraintSetError as exc:
         raise src.fail(where + "constraints", str(exc)) from None
     known = [f"{c.name}.{p}" for c in cset.constraints for p in c.params]
@@ -856,6 +854,12 @@ def _check_sweep_parameter(
             f"{parameter!r} is not a parameter of set {constraints!r}; its parameters: "
             f"{', '.join(known) or 'none'}, or a rule option 'options.NAME'",
         )
+
+
+def _set_path(src: _Source, constraints: str) -> Path | None:
+    """The file a set given by path names (relative to the config), None for a shipped set."""
+    is_file = constraints.endswith(".toml") or "/" in constraints or "\\" in constraints
+    return (src.base / constraints).resolve() if is_file else None
 
 
 def _params(src: _Source, value: Any, where: str) -> dict[str, Any]:
