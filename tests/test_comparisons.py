@@ -149,3 +149,17 @@ def test_the_smallest_possible_p_value_of_the_rank_tests() -> None:
     assert smallest_p(6, paired=True) == pytest.approx(2 / 64)
     assert smallest_p(3, 3) == pytest.approx(2 / 20)
     assert setups_for_a_finding(0.05 / 4, paired=True) == 8  # 2/2^8 = 0.0078 < 0.0125
+
+
+def test_repeated_setups_are_one_unit() -> None:
+    from envs.catan.board import shuffled_board
+    from research.experiment.setups import distinct_setups
+
+    a, b = shuffled_board(np.random.default_rng(1)), shuffled_board(np.random.default_rng(2))
+    notes: list[str] = []
+    assert distinct_setups([a, b, a, a], "boards", notes) == [a, b]
+    assert notes == [
+        "2 of the 4 boards drawn repeat an earlier one (a small set): the run uses the 2 "
+        "distinct ones, each one unit"
+    ]
+    assert distinct_setups([a, b], "boards", notes) == [a, b] and len(notes) == 1

@@ -73,9 +73,27 @@ class ConditionSetups:
         }
 
 
+def distinct_setups(setups: list[Setup], kind: str, notes: list[str]) -> list[Setup]:
+    """``setups`` without repeats (by content id, first occurrence kept), noting how many were
+    dropped: a setup drawn twice is one unit of the comparison, not two."""
+    seen: set[str] = set()
+    out = []
+    for setup in setups:
+        if setup.id not in seen:
+            seen.add(setup.id)
+            out.append(setup)
+    if len(out) < len(setups):
+        notes.append(
+            f"{len(setups) - len(out)} of the {len(setups)} {kind} drawn repeat an earlier one "
+            f"(a small set): the run uses the {len(out)} distinct ones, each one unit"
+        )
+    return out
+
+
 def generate_condition(config: ExperimentConfig, name: str) -> ConditionSetups:
-    """Generate condition ``name``'s setups (``config.setups`` of them, fewer only when an
-    ``enumerate`` sampler finds fewer boards than asked: then all of them, with a note)."""
+    """Generate condition ``name``'s setups (``config.setups`` of them, fewer when the sampler
+    gives fewer distinct ones -- an ``enumerate`` sampler on a small set, repeats drawn from a
+    small set -- then the distinct ones, with a note; see :func:`distinct_setups`)."""
     cond = config.condition(name)
     seed = setup_seed(config, name)
     cset = cond.constraint_set
@@ -91,6 +109,7 @@ def generate_condition(config: ExperimentConfig, name: str) -> ConditionSetups:
             time_limit=cond.time_limit,
         )
         notes = list(report.notes)
+        boards = distinct_setups(list(boards), "boards", notes)
         if len(boards) < config.setups and cond.sampler in ("enumerate", "optimise"):
             notes.append(
                 f"the {cond.sampler} sampler gave {len(boards)} board(s), not "
@@ -127,15 +146,16 @@ def generate_condition(config: ExperimentConfig, name: str) -> ConditionSetups:
         if dreport.method == "rejection"
         else 1.0
     )
+    notes = list(dreport.notes)
     return ConditionSetups(
         name,
-        list(deals),
+        distinct_setups(list(deals), "deals", notes),
         seed,
         dreport.method,
         dreport.uniform,
         acceptance,
         dreport.seconds,
-        list(dreport.notes),
+        notes,
     )
 
 
