@@ -93,11 +93,17 @@ def _unit(analysis: Analysis, metric: str) -> str:
     return game_unit(analysis.data.game, metric)
 
 
+def _unit_word(unit: str) -> str:
+    """A registry unit as it reads after a number: '' for counts and shares, 'turns' for a
+    turn index."""
+    unit = {"count": "", "turn": "turns"}.get(unit, unit)
+    return "" if "[" in unit or "(" in unit else unit
+
+
 def _amount(value: float, unit: str) -> str:
     """A difference with its unit, e.g. ``-5.01 player turns``; shares and counts stay bare."""
-    text = format_number(float(value))
-    unit = {"count": "", "turn": "turns"}.get(unit, unit)
-    return f"{text} {unit}" if unit and "[" not in unit and "(" not in unit else text
+    word = _unit_word(unit)
+    return f"{format_number(float(value))} {word}".strip()
 
 
 def family_sentence(analysis: Analysis) -> str:
@@ -173,9 +179,7 @@ def _findings(analysis: Analysis) -> list[str]:
                     if np.isclose(low, high, rtol=0.005)
                     else (f"{format_number(low)}-{format_number(high)}")
                 )
-                unit = {"count": "", "turn": "turns"}.get(*(2 * [_unit(analysis, metric)]))
-                unit = "" if "[" in unit or "(" in unit else unit
-                parts.append(f"{metric} {span}{' ' + unit if unit else ''}")
+                parts.append(f"{metric} {span} {_unit_word(_unit(analysis, metric))}".strip())
             what = "every comparison" if not len(sig) and not len(same) else "the rest"
             tests = f"{len(quiet)} test{'s' if len(quiet) != 1 else ''}"
             impossible = quiet["note"].str.contains("no finding was possible", regex=False)
@@ -307,7 +311,10 @@ def main_table(analysis: Analysis) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "lineup": pw["lineup"],
-            "metric": [f"{m} ({_unit(analysis, m)})" for m in pw["metric"]],
+            "metric": [
+                f"{m} ({u})" if (u := re.sub(r"\s*[\[(].*$", "", _unit(analysis, m))) else m
+                for m in pw["metric"]
+            ],
             "condition": pw["condition1"],
             "vs": pw["condition2"],
             "setups": [f"{a} / {b}" for a, b in zip(pw["n1"], pw["n2"], strict=True)],
@@ -686,9 +693,8 @@ def _html(block: Block) -> str:
     if block.kind == "list":
         return "<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in block.content) + "</ul>"
     if block.kind == "table":
-        table = format_table(block.content).to_html(index=False, escape=True, border=0)
         caption = f"<p class='caption'>{html.escape(block.caption)}</p>" if block.caption else ""
-        return f"<figure>{caption}{table}</figure>"
+        return f"<figure>{caption}<div class='wide'>{_html_table(block.content)}</div></figure>"
     if block.kind == "figure":
         data = base64.b64encode(block.content.png.read_bytes()).decode()
         return (
@@ -698,11 +704,39 @@ def _html(block: Block) -> str:
     return f"<pre>{html.escape(str(block.content))}</pre>"
 
 
-STYLE = """body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;
-line-height:1.45;color:#222}table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0}
-td,th{padding:.2rem .5rem;border-bottom:1px solid #ddd;text-align:right}
-td:first-child,th:first-child{text-align:left}img{max-width:100%}
-.caption,figcaption{font-size:.9rem;color:#555}code{background:#f3f3f3;padding:0 .2rem}"""
+_NUMBER = re.compile(r"^(<|-|−)?\d|^—$|^\[")
+
+
+def _html_table(table: pd.DataFrame) -> str:
+    """A table as HTML: numbers (and intervals) right-aligned, text left-aligned."""
+    formatted = format_table(table)
+    align = formatted.attrs.get("align", {})
+    right = {
+        c: align.get(c) == "r" or all(_NUMBER.match(str(v)) for v in formatted[c])
+        for c in formatted.columns
+    }
+
+    def cell(tag: str, col: str, text: str) -> str:
+        side = "r" if right[col] else "l"
+        return f"<{tag} class='{side}'>{html.escape(str(text))}</{tag}>"
+
+    head = "".join(cell("th", c, c) for c in formatted.columns)
+    rows = "".join(
+        "<tr>"
+        + "".join(cell("td", c, v) for c, v in zip(formatted.columns, row, strict=True))
+        + "</tr>"
+        for row in formatted.itertuples(index=False)
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+STYLE = """body{font-family:system-ui,sans-serif;max-width:78rem;margin:2rem auto;padding:0 1rem;
+line-height:1.45;color:#222}table{border-collapse:collapse;font-size:.8rem;margin:.5rem 0}
+td,th{padding:.2rem .45rem;border-bottom:1px solid #ddd;vertical-align:top}
+.r{text-align:right}.l{text-align:left}th{white-space:nowrap}figure{margin:1rem 0}
+.wide{overflow-x:auto}img{max-width:100%;max-width:52rem}
+.caption,figcaption{font-size:.9rem;color:#555;max-width:60rem}
+p,ul{max-width:60rem}code{background:#f3f3f3;padding:0 .2rem}"""
 
 
 def write_report(analysis: Analysis, figures: list[RunFigure]) -> Path:
