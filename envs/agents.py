@@ -7,6 +7,7 @@ An agent is named in configs and on the command line by a string plus parameters
 
 from __future__ import annotations
 
+import math
 import operator
 import random
 from collections.abc import Sequence
@@ -79,6 +80,11 @@ class AgentRegistry:
         if cls is None:
             known = ", ".join(sorted(self.agents))
             raise AgentSpecError(f"unknown {self.game} agent {name!r}; known agents: {known}")
+        for key, value in params.items():
+            if isinstance(value, float) and not math.isfinite(value):
+                raise AgentSpecError(
+                    f"agent {name!r}: parameter {key} must be a finite number, got {value}"
+                )
         try:
             return cls(**params)
         except (TypeError, ValueError) as exc:

@@ -281,7 +281,7 @@ class LearnerSeatEnv(GameFace, Env[np.ndarray, np.int64]):
         # Always draw, so the stream (and the setup drawn next) does not depend on the override.
         game_seed = int(self.np_random.integers(SEED_BOUND))
         if options.get("game_seed") is not None:
-            game_seed = int(options["game_seed"])
+            game_seed = _game_seed(options["game_seed"])
         setup = options.get(name)
         setup = self._draw_setup(self.np_random) if setup is None else self._check_setup(setup)
         self.game_seed = game_seed
@@ -419,7 +419,7 @@ class SeatsAECEnv(GameFace, AECEnv):
         options = options if isinstance(options, dict) else {}
         game_seed = int(self._rng.integers(SEED_BOUND))
         if options.get("game_seed") is not None:
-            game_seed = int(options["game_seed"])
+            game_seed = _game_seed(options["game_seed"])
         setup = options.get(self.setup_name)
         if isinstance(setup, self.setup_type):
             setup = self._check_setup(setup)
@@ -548,3 +548,10 @@ class BlockLayout:
             f"index {index} is outside the observation of size {self.size(n_players)}"
         )
 
+
+def _game_seed(value: object) -> int:
+    """A game seed from ``reset(options=...)``: an integer >= 0, exactly (2.9 is an error, not
+    2: a silently truncated seed would play another game than the one asked for)."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+        raise ValueError(f"options['game_seed'] must be an integer >= 0, got {value!r}")
+    return int(value)

@@ -7,6 +7,8 @@ atomically, so a failed write leaves no partial file.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -23,10 +25,7 @@ def iter_records(
 ) -> Iterator[T]:
     """The objects of a ``.jsonl`` file, one per non-blank line; ``what`` names one ("board")."""
     path = Path(path)
-    try:
-        lines = path.read_text().splitlines()
-    except OSError as exc:
-        raise error(f"{path}: cannot read the {what} file ({exc.strerror})") from exc
+    lines = _read(path, error, what).splitlines()
     found = False
     for lineno, line in enumerate(lines, 1):
         if line.strip():
@@ -43,23 +42,36 @@ def read_record(
     path = Path(path)
     if path.suffix == ".jsonl":
         return next(iter_records(path, from_json, error, what))
+    return from_json(_read(path, error, what), str(path))
+
+
+def _read(path: Path, error: type[Exception], what: str) -> str:
     try:
-        text = path.read_text()
+        return path.read_text(encoding="utf-8")
     except OSError as exc:
         raise error(f"{path}: cannot read the {what} file ({exc.strerror})") from exc
-    return from_json(text, str(path))
+    except UnicodeDecodeError as exc:
+        raise error(
+            f"{path}: not UTF-8 text (byte {exc.start}); a {what} file is JSON, saved as UTF-8"
+        ) from None
 
 
 def write_records(items: Iterable[ToJson], path: str | Path) -> int:
     """Write objects atomically, one JSON object per line; return how many were written."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.partial")
+    # A temporary name of its own (not one derived from the target): two writers of one path
+    # each fill their own file, and each rename puts a whole file in place.
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+    tmp = Path(name)
     count = 0
     try:
-        with tmp.open("w") as fh:
+        with os.fdopen(fd, "w") as fh:
             for item in items:
                 fh.write(item.to_json() + "\n")
                 count += 1
+        mask = os.umask(0)
+        os.umask(mask)
+        tmp.chmod(0o666 & ~mask)
         tmp.replace(path)
     finally:
         tmp.unlink(missing_ok=True)

@@ -20,6 +20,7 @@ from research.catan.constraint_set import ConstraintSetError, load_constraint_se
 from research.catan.constraints import OBJECTIVES, REGISTRY, ConstraintError
 from research.catan.counting import COUNT_METHODS, CountSettings
 from research.catan.samplers import SAMPLERS, SamplingError
+from research.cli_types import check_fits, seconds, seed
 from research.experiment.config import ConfigError
 from research.experiment.store import RunError
 from research.puzzles import PuzzleError
@@ -54,6 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        _check_sizes(args)
+        _refuse_to_overwrite(args)
         return args.run(args) or 0
     except USER_ERRORS as exc:
         print(f"ludolab: error: {exc}", file=sys.stderr)
@@ -61,6 +64,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ludolab: interrupted", file=sys.stderr)
         return 130
+
+
+SIZE_ARGUMENTS = {"n": "-n", "games": "--games", "draws": "--draws"}
+
+
+def _check_sizes(args: argparse.Namespace) -> None:
+    """Counts at least 1, and small enough to hold in memory (see cli_types.check_fits)."""
+    for name, flag in SIZE_ARGUMENTS.items():
+        value = getattr(args, name, None)
+        if not isinstance(value, int):
+            continue
+        if value < 1:
+            raise SimulationError(f"{flag} must be at least 1, got {value}")
+        what = {"n": "deals" if args.run is _generate_gallery else "boards"}.get(name, name)
+        try:
+            check_fits(value, what, flag)
+        except ValueError as exc:
+            raise SimulationError(str(exc)) from None
+
+
+def _refuse_to_overwrite(args: argparse.Namespace) -> None:
+    """A command that writes one file (``--out``) keeps an existing one unless ``--force``."""
+    if not hasattr(args, "force") or not getattr(args, "out", None):
+        return
+    out = Path(args.out)
+    if out.is_dir():
+        raise SimulationError(f"--out {out}: is a folder; name the file to write")
+    if out.exists() and not args.force:
+        raise SimulationError(
+            f"--out {out}: the file exists; pass --force to replace it (nothing was written)"
+        )
+
+
+def _add_force(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--force", action="store_true", help="replace the --out file if it exists")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -103,8 +141,9 @@ def _parser() -> argparse.ArgumentParser:
         help="boards to draw (default 1; enumerate: a cap, default all)",
     )
     cat.add_argument("--sampler", choices=SAMPLERS, default="uniform")
-    cat.add_argument("--seed", type=int, default=0, help="master seed (default %(default)s)")
+    cat.add_argument("--seed", type=seed, default=0, help="master seed (default %(default)s)")
     cat.add_argument("--out", "-o", required=True, help="output .jsonl (one board per line)")
+    _add_force(cat)
     cat.add_argument(
         "--param",
         action="append",
@@ -119,7 +158,7 @@ def _parser() -> argparse.ArgumentParser:
         default="pip-spread",
         help="for --sampler optimise",
     )
-    cat.add_argument("--time-limit", type=float, default=None, help="seconds of solver search")
+    cat.add_argument("--time-limit", type=seconds, default=None, help="seconds of solver search")
     cat.add_argument(
         "--max-draws",
         type=int,
@@ -150,8 +189,9 @@ def _parser() -> argparse.ArgumentParser:
         "(default %(default)s)",
     )
     simc.add_argument("--games", "-n", type=int, default=100)
-    simc.add_argument("--seed", type=int, default=0, help="master seed (default %(default)s)")
+    simc.add_argument("--seed", type=seed, default=0, help="master seed (default %(default)s)")
     simc.add_argument("--out", "-o", required=True, help="output .parquet")
+    _add_force(simc)
     simc.add_argument("--vp-to-win", type=int, default=10)
     simc.add_argument("--discard-limit", type=int, default=7)
     simc.add_argument("--friendly-robber", action="store_true")
@@ -184,8 +224,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     simg.add_argument("--deals", metavar="FILE", help="deals .jsonl or .json; default: fair")
     simg.add_argument("--games", "-n", type=int, default=100)
-    simg.add_argument("--seed", type=int, default=0, help="master seed (default %(default)s)")
+    simg.add_argument("--seed", type=seed, default=0, help="master seed (default %(default)s)")
     simg.add_argument("--out", "-o", required=True, help="output .parquet")
+    _add_force(simg)
     simg.add_argument(
         "--no-extra-card",
         action="store_true",
@@ -212,7 +253,7 @@ def _parser() -> argparse.ArgumentParser:
         default="max-score",
         help="player 1's highest score, largest winning margin, or lowest winning score",
     )
-    exh.add_argument("--time-limit", type=float, default=60.0, help="seconds (default 60)")
+    exh.add_argument("--time-limit", type=seconds, default=60.0, help="seconds (default 60)")
     exh.add_argument(
         "--open-model",
         action="store_true",
@@ -224,7 +265,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="complete search (can prove optimality; slow) instead of large neighbourhoods",
     )
-    exh.add_argument("--seed", type=int, default=1, help="search seed (default %(default)s)")
+    exh.add_argument("--seed", type=seed, default=1, help="search seed (default %(default)s)")
     exh.add_argument("--plays", action="store_true", help="also print every play in order")
     exh.set_defaults(run=_exhibits)
 
@@ -238,8 +279,9 @@ def _parser() -> argparse.ArgumentParser:
         help="a shipped deal set, a .toml file, or constraint names (default %(default)s)",
     )
     gal.add_argument("-n", type=int, default=1, help="deals to draw (default 1)")
-    gal.add_argument("--seed", type=int, default=0, help="master seed (default %(default)s)")
+    gal.add_argument("--seed", type=seed, default=0, help="master seed (default %(default)s)")
     gal.add_argument("--out", "-o", required=True, help="output .jsonl (one deal per line)")
+    _add_force(gal)
     gal.add_argument(
         "--param",
         action="append",
@@ -256,6 +298,7 @@ def _parser() -> argparse.ArgumentParser:
         help="a board .json, or a .jsonl (the first board, or FILE:K for the K-th, 1-based)",
     )
     show.add_argument("--out", "-o", required=True)
+    _add_force(show)
     show.add_argument("--title", default=None)
     show.set_defaults(run=_show)
 
@@ -270,7 +313,7 @@ def _parser() -> argparse.ArgumentParser:
     cnt.add_argument("--constraints", "-c", required=True, metavar="NAME|FILE")
     cnt.add_argument("--param", action="append", default=[], metavar="CONSTRAINT.PARAM=VALUE")
     cnt.add_argument("--method", choices=COUNT_METHODS, default="auto")
-    cnt.add_argument("--seed", type=int, default=0, help="seed of the estimates (default 0)")
+    cnt.add_argument("--seed", type=seed, default=0, help="seed of the estimates (default 0)")
     cnt.add_argument(
         "--draws",
         type=int,
@@ -309,7 +352,7 @@ def _parser() -> argparse.ArgumentParser:
         "--sampler", choices=("uniform", "rejection", "chain", "solver"), default="uniform"
     )
     uni.add_argument("--draws", type=int, default=20_000)
-    uni.add_argument("--seed", type=int, default=0)
+    uni.add_argument("--seed", type=seed, default=0)
     uni.add_argument(
         "--bins",
         type=int,
@@ -441,10 +484,31 @@ def _run(args: argparse.Namespace) -> int:
     from research.experiment.store import new_run_id
 
     if _config_game(args.config) == "sudoku":  # a puzzle study, not a game experiment
+        from research.experiment.store import folder_name
         from research.puzzles.sudoku.study import load_study, run_study
 
+        given = [
+            flag
+            for flag, on in (
+                ("--resume", args.resume),
+                ("--dry-run", args.dry_run),
+                ("--set", args.overrides),
+                ("--backend dask", args.backend != "local"),
+                ("--no-analysis", args.no_analysis),
+            )
+            if on
+        ]
+        if given:
+            raise ConfigError(
+                f"{args.config}: a Sudoku study takes --out, --run-id and --workers only, not "
+                f"{', '.join(given)}; run it again instead (it takes about a minute)"
+            )
         study = load_study(args.config)
-        out = Path(args.out) / study.name / (args.run_id or new_run_id(study.hash))
+        out = (
+            Path(args.out)
+            / folder_name(study.name, "name")
+            / folder_name(args.run_id or new_run_id(study.hash), "run id")
+        )
         result = run_study(study, out, args.workers)
         print(f"{len(result.table)} puzzles in {result.seconds:.1f} s -> {out}")
         return 0
@@ -833,7 +897,11 @@ def _constraints_show(args: argparse.Namespace) -> int:
     if args.model:
         from research.catan.model import SEARCH_DEFAULT, board_model
 
-        print("\n" + board_model(cset, search=SEARCH_DEFAULT))
+        try:
+            model = board_model(cset, search=SEARCH_DEFAULT)
+        except ValueError as exc:  # a set that constrains nothing has no model to show
+            raise SimulationError(f"--model: {exc}") from None
+        print("\n" + model)
     return 0
 
 

@@ -10,6 +10,11 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass
 
+MAX_VP = 5 * 1 + 4 * 2 + 2 + 2 + 5
+"""The most victory points a seat can hold at once: 5 settlements and 4 cities on the board
+(a city replaces a settlement, and a seat has 5 settlements and 4 cities), longest road,
+largest army and the 5 victory-point cards. A higher target can never be reached."""
+
 
 @dataclass(frozen=True)
 class GameOptions:
@@ -48,6 +53,12 @@ class GameOptions:
             object.__setattr__(self, name, _boolean(name, getattr(self, name)))
         if self.vp_to_win < 3:
             raise ValueError(f"GameOptions.vp_to_win must be at least 3, got {self.vp_to_win}")
+        if self.vp_to_win > MAX_VP:
+            raise ValueError(
+                f"GameOptions.vp_to_win must be at most {MAX_VP}, got {self.vp_to_win}: no seat "
+                f"can hold more (5 settlements and 4 cities, longest road, largest army, 5 "
+                f"victory-point cards), so the game could never end"
+            )
         if self.discard_limit < 0:
             raise ValueError(f"GameOptions.discard_limit must be >= 0, got {self.discard_limit}")
         if self.turn_limit is not None and self.turn_limit < 1:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 import shutil
 import sys
 import time
@@ -21,6 +20,7 @@ from typing import Any
 import pyarrow as pa
 from tqdm import tqdm
 
+from research.cli_types import check_fits
 from research.experiment import provenance
 from research.experiment.backends import BACKENDS, connect_dask, run_dask, run_local
 from research.experiment.config import (
@@ -47,6 +47,7 @@ from research.experiment.store import (
     RunDir,
     RunError,
     find_resumable,
+    folder_name,
     new_run_id,
 )
 from research.files import write_json
@@ -117,6 +118,11 @@ def run_experiment(
         raise RunError(f"--workers must be at least 1, got {workers}")
     config_path = Path(config_path)
     config = load_experiment(config_path, overrides)
+    try:
+        check_fits(config.n_games, "planned games", f"{config_path}: games")
+        check_fits(config.setups * len(config.conditions), config.setup_kind, "setups")
+    except ValueError as exc:
+        raise RunError(str(exc)) from None
     if overrides:
         config = dataclasses.replace(config, overrides=tuple(overrides))
     client = connect_dask(scheduler or "") if backend == "dask" else None
@@ -151,7 +157,9 @@ def _run(
         state = run.read_state()
     else:
         run = RunDir(
-            root / _safe(config.name, "name") / _safe(run_id or new_run_id(chash), "run id")
+            root
+            / folder_name(config.name, "name")
+            / folder_name(run_id or new_run_id(chash), "run id")
         )
         if run.path.exists():
             raise RunError(
@@ -199,16 +207,6 @@ def _run(
     if analyse:
         _analyse(run, quiet)
     return RunResult(run.path, config.n_games, played, seconds, bool(resume))
-
-
-def _safe(part: str, what: str) -> str:
-    """``part`` if it is a plain folder name (letters, digits, ``._-``), else RunError."""
-    if not re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9._-]*", part):
-        raise RunError(
-            f"the experiment {what} {part!r} cannot be a folder name: use letters, digits, "
-            f"'.', '_' and '-' (not starting with '.')"
-        )
-    return part
 
 
 def _start(

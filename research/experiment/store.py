@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -48,6 +49,18 @@ def table_metadata(path: Path) -> dict[str, Any]:
     """The ``ludolab`` metadata of a Parquet file written by :func:`with_metadata`."""
     raw = (pq.read_schema(path).metadata or {}).get(b"ludolab")
     return json.loads(raw) if raw else {}
+
+
+def folder_name(part: str, what: str) -> str:
+    """``part`` if it is a plain folder name (letters, digits, ``._-``, not starting with
+    ``.``), else RunError: an experiment's name and a run id become folders under the results
+    root, and nothing may be written outside it."""
+    if not re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9._-]*", part):
+        raise RunError(
+            f"the experiment {what} {part!r} cannot be a folder name: use letters, digits, "
+            f"'.', '_' and '-' (not starting with '.')"
+        )
+    return part
 
 
 def new_run_id(config_hash: str) -> str:

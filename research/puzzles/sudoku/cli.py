@@ -18,6 +18,7 @@ import argparse
 import collections
 import sys
 
+from research.cli_types import seed
 from research.puzzles import PuzzleError
 from research.puzzles.sudoku.classify import classify, ladder
 from research.puzzles.sudoku.generate import (
@@ -39,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     gen = sub.add_parser("generate", help="uniquely solvable puzzles (.jsonl)")
     gen.add_argument("--size", type=int, required=True, choices=SIZES)
     gen.add_argument("--count", "-n", type=int, default=1, help="puzzles (default 1)")
-    gen.add_argument("--seed", type=int, default=0, help="master seed (default %(default)s)")
+    gen.add_argument("--seed", type=seed, default=0, help="master seed (default %(default)s)")
     gen.add_argument(
         "--clues", type=int, help="stop removing at this many clues (default: remove until minimal)"
     )
@@ -76,7 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=4,
         help="random starts of the pairing search for 16x16 and up (default 4)",
     )
-    sym.add_argument("--seed", type=int, default=0, help="seed of those starts")
+    sym.add_argument("--seed", type=seed, default=0, help="seed of those starts")
     sym.set_defaults(sudoku_action=_symmetrify)
 
     study = sub.add_parser("study", help="run a hardness study config (Parquet, CSV, figure)")

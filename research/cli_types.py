@@ -1,0 +1,69 @@
+"""Argument types for the command line: bad values fail in argparse with one line, exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+
+
+def seed(text: str) -> int:
+    """A seed: an integer >= 0 (numpy's seeds cannot be negative)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """A time limit: a finite number of seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds > 0, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a finite number of seconds > 0, got {text}")
+    return value
+
+
+# Memory a command holds per item, roughly (measured on this machine with tracemalloc-free
+# estimates: a Catan board with its JSON line ~2 KB; a game record with its per-turn traces
+# and its table row ~30 KB; a uniformity draw's key ~200 B).
+BYTES_PER = {
+    "boards": 2_000,
+    "deals": 2_000,
+    "games": 30_000,
+    "draws": 200,
+    # a run's plan entry and its row when games.parquet is assembled (records stream to disk)
+    "planned games": 3_000,
+}
+
+
+def available_memory() -> int:
+    """Bytes the system can still give (MemAvailable), or the physical memory if unknown."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def check_fits(count: int, what: str, flag: str) -> None:
+    """ValueError (one line) when ``count`` items of kind ``what`` would not fit in memory,
+    unless the environment sets ``LUDOLAB_MEMORY_CHECK=0``."""
+    if os.environ.get("LUDOLAB_MEMORY_CHECK", "1") == "0":
+        return
+    need = count * BYTES_PER[what]
+    have = available_memory()
+    if need > have:
+        raise ValueError(
+            f"{flag} {count:,}: about {need / 2**30:,.1f} GiB of {what} in memory, but "
+            f"{have / 2**30:,.1f} GiB is available; ask for fewer (split the work), or set "
+            "LUDOLAB_MEMORY_CHECK=0 to try anyway"
+        )
