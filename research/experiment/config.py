@@ -28,6 +28,12 @@ spec per seat), the rule options, the master seed, the metrics and the compariso
     options = { vp_to_win = 9 }    # optional: this condition's rule options, over [options]
     # objective = "pip-spread"     # optimise only; time_limit = 10.0: solver/optimise only
 
+    [[sweep]]                      # optional: one condition per value, named NAME=VALUE
+    name = "cap"
+    constraints = "tournament"     # (sampler, params, time_limit as for a condition)
+    parameter = "intersection-cap.max"   # a parameter of the set, or "options.vp_to_win"
+    values = [10, 11, 12, 13, 14]  # two or more distinct numbers
+
     [[lineups]]
     name = "mixed"                 # optional; defaults to the seats joined by ","
     seats = ["greedy", "greedy", "random", "random"]   # or one spec for every seat
