@@ -71,6 +71,9 @@ SIZE_ARGUMENTS = {"n": "-n", "games": "--games", "draws": "--draws"}
 
 def _check_sizes(args: argparse.Namespace) -> None:
     """Counts at least 1, and small enough to hold in memory (see cli_types.check_fits)."""
+    sized = (_generate_catan, _generate_gallery, _simulate_catan, _simulate_gallery, _count)
+    if getattr(args, "run", None) not in (*sized, _check_uniformity):
+        return  # other commands' -n / --n mean something else (a board size, a count cap)
     for name, flag in SIZE_ARGUMENTS.items():
         value = getattr(args, name, None)
         if not isinstance(value, int):

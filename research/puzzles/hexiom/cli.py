@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from research.cli_types import seconds
 from research.puzzles import PuzzleError
 from research.puzzles.hexiom.level import (
     N_LEVELS,
@@ -62,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--time-limit",
-        type=seconds,
+        type=float,
         metavar="SECONDS",
         help="per level; MiniZinc: search time, SAT: checked between solutions when counting",
     )

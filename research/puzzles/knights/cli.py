@@ -14,7 +14,6 @@ import argparse
 import json
 from pathlib import Path
 
-from research.cli_types import seconds, seed
 from research.files import write_text
 from research.puzzles import PuzzleError
 from research.puzzles.knights.minizinc import SEARCHES, minizinc_tour
@@ -51,14 +50,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--time-limit",
-        type=seconds,
+        type=float,
         default=None,
         help="seconds; warnsdorff: CPU time (default: none, the node budget bounds it); "
         f"minizinc: Gecode search time (default {MINIZINC_DEFAULT_TIME_LIMIT:g})",
     )
     parser.add_argument(
         "--seed",
-        type=seed,
+        type=int,
         default=None,
         help="warnsdorff: break exact ties at random from this seed (default: by square)",
     )
