@@ -234,3 +234,23 @@ def test_an_unreachable_victory_target_is_refused() -> None:
     assert MAX_VP == 22 and GameOptions(vp_to_win=22).vp_to_win == 22
     with pytest.raises(ValueError, match="at most 22"):
         GameOptions(vp_to_win=23, turn_limit=None)
+
+
+def test_a_finished_run_that_lost_its_games_replays_them(tmp_path, capsys) -> None:
+    import hashlib
+
+    from research.experiment.runner import run_experiment
+
+    cfg = tmp_path / "exp.toml"
+    cfg.write_text(CONFIGS["catan"].replace("NAME", "lost").replace("boards = 1", "boards = 2"))
+    first = run_experiment(cfg, out=tmp_path / "r", quiet=True)
+    games = first.path / "games.parquet"
+    digest = hashlib.sha256(games.read_bytes()).hexdigest()
+    games.unlink()
+    assert main(["report", str(first.path)]) == 2
+    err = capsys.readouterr().err
+    assert "games.parquet is missing from this finished run; replay its games" in err
+    again = run_experiment(cfg, out=tmp_path / "r", resume=first.path, quiet=True)
+    assert again.played == first.n_games
+    assert hashlib.sha256(games.read_bytes()).hexdigest() == digest
+    assert (first.path / "report.md").is_file()

@@ -121,6 +121,12 @@ def load_run(path: str | Path) -> RunData:
     run = RunDir(Path(path))
     state = run.read_state()
     if not run.games_path.exists():
+        if state.get("status") == "complete":
+            raise RunError(
+                f"{run.path}: games.parquet is missing from this finished run; replay its games "
+                f"(the same setups and seeds give the same games) with 'ludolab run CONFIG "
+                f"--resume {run.path}'"
+            )
         raise RunError(
             f"{run.path}: the run is not finished (status {state.get('status')!r}); "
             f"finish it with 'ludolab run CONFIG --resume {run.path}'"

@@ -146,6 +146,8 @@ def _findings(analysis: Analysis) -> list[str]:
     difference the design detects per metric (the range over the lineup's comparisons)."""
     pw = analysis.pairwise
     if pw.empty:
+        if len(analysis.data.conditions) < 2:
+            return ["the run has one condition: there is nothing to compare."]
         return ["no per-game metric was tested (config: comparisons.metrics)."]
     out = []
     confirm = pw[pw["family"] != "exploratory"]
@@ -306,8 +308,11 @@ def _grouped_notes(analysis: Analysis) -> list[str]:
 
 
 def main_table(analysis: Analysis) -> pd.DataFrame:
-    """The report's main table, formatted: raw-unit differences with intervals first."""
+    """The report's main table, formatted: raw-unit differences with intervals first (no rows
+    when there is nothing to compare: one condition)."""
     pw = analysis.pairwise
+    if pw.empty:
+        return pd.DataFrame({"comparison": ["none: the run has one condition"]})
     return pd.DataFrame(
         {
             "lineup": pw["lineup"],
@@ -339,6 +344,8 @@ def main_table(analysis: Analysis) -> pd.DataFrame:
 def mixed_table(analysis: Analysis) -> pd.DataFrame:
     """The mixed-effects sensitivity check beside the setup-mean test."""
     pw = analysis.pairwise
+    if pw.empty:
+        return pd.DataFrame({"comparison": ["none: the run has one condition"]})
     mixed_sig = pw["mixed_p_adj"] < analysis.data.config["comparisons"]["alpha"]
     return pd.DataFrame(
         {

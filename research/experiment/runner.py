@@ -180,6 +180,12 @@ def _run(
                 write_json(run.path / "config.resolved.json", resolved_dict(config))
                 state["config_hash"] = chash
                 run.write_state(state)
+            if state.get("status") == COMPLETE and not run.games_path.exists():
+                # games.parquet was deleted from a finished run: its chunk files are gone too,
+                # so replay every game (same setups, same seeds: the same games) and assemble.
+                _say(f"{run.path}: games.parquet is missing; replaying its games", quiet)
+                state["status"] = RUNNING
+                run.write_state(state)
             if state.get("status") == COMPLETE:
                 _say(f"{run.path}: already complete; nothing to play", quiet)
                 if analyse:
