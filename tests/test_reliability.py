@@ -254,3 +254,41 @@ def test_a_finished_run_that_lost_its_games_replays_them(tmp_path, capsys) -> No
     assert again.played == first.n_games
     assert hashlib.sha256(games.read_bytes()).hexdigest() == digest
     assert (first.path / "report.md").is_file()
+
+
+def test_a_run_folder_detects_edited_setups_and_games(tmp_path) -> None:
+    from research.experiment.analysis import load_run
+    from research.experiment.runner import run_experiment
+    from research.experiment.store import RunError
+
+    cfg = tmp_path / "exp.toml"
+    cfg.write_text(CONFIGS["catan"].replace("NAME", "edit").replace("boards = 1", "boards = 2"))
+    run = run_experiment(cfg, out=tmp_path / "r", quiet=True, analyse=False)
+    games = run.path / "games.parquet"
+    games.write_bytes(games.read_bytes()[:-100])  # truncated
+    with pytest.raises(RunError, match="not the file this run assembled"):
+        load_run(run.path)
+    games.unlink()
+    boards = run.path / "boards.jsonl"
+    lines = boards.read_text().splitlines()
+    boards.write_text("\n".join(reversed(lines)) + "\n")  # the same boards, swapped
+    with pytest.raises(RunError, match="changed since the run drew its setups"):
+        run_experiment(cfg, out=tmp_path / "r", resume=run.path, quiet=True)
+
+
+def test_a_run_killed_while_analysing_is_resumed(tmp_path, monkeypatch) -> None:
+    import research.experiment.report as report
+    from research.experiment.runner import run_experiment
+
+    cfg = tmp_path / "exp.toml"
+    cfg.write_text(CONFIGS["catan"].replace("NAME", "killed"))
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(report, "analyse_run", killed)
+        with pytest.raises(KeyboardInterrupt):
+            run_experiment(cfg, out=tmp_path / "r", quiet=True)
+    again = run_experiment(cfg, out=tmp_path / "r", resume=True, quiet=True)
+    assert again.played == 0 and (again.path / "report.md").is_file()

@@ -36,7 +36,7 @@ import scipy.stats as st
 import statsmodels.api as sm
 
 from research.experiment.setups import SETUP_FILES, Setup, read_setups
-from research.experiment.store import RunDir, RunError
+from research.experiment.store import RunDir, RunError, file_sha256
 from research.files import write_parquet, write_text
 from research.metrics import condition_metrics, per_game_metrics, with_board_features
 from research.stats import omnibus, pairwise, regress, to_csv, to_latex, to_markdown
@@ -132,7 +132,20 @@ def load_run(path: str | Path) -> RunData:
             f"finish it with 'ludolab run CONFIG --resume {run.path}'"
         )
     config = json.loads((run.path / "config.resolved.json").read_text())
-    games = pd.read_parquet(run.games_path)
+    recorded = state.get("games_sha256")
+    if recorded and file_sha256(run.games_path) != recorded:
+        raise RunError(
+            f"{run.games_path} is not the file this run assembled (its sha256 no longer "
+            f"matches run.json): delete it and replay the games with 'ludolab run CONFIG "
+            f"--resume {run.path}' (the same setups and seeds give the same games)"
+        )
+    try:
+        games = pd.read_parquet(run.games_path)
+    except (OSError, ValueError) as exc:  # pyarrow's errors for a truncated or foreign file
+        raise RunError(
+            f"{run.games_path} cannot be read ({exc}): delete it and replay the games with "
+            f"'ludolab run CONFIG --resume {run.path}'"
+        ) from None
     setups = read_setups(run.path / SETUP_FILES[config["game"]], config["game"])
     per_game = per_game_metrics(games, config["game"])
     if config["game"] == "catan":

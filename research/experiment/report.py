@@ -385,7 +385,7 @@ def seats_table(analysis: Analysis) -> pd.DataFrame:
                 )
             ],
             "p": [format_p(v) for v in t["advantage_p"]],
-            "seats differ": t["seats_test"].fillna("—"),
+            "seats differ": [v if isinstance(v, str) else "—" for v in t["seats_test"]],
             "p (adj.)": [format_p(v) for v in t["seats_p_adj"]],
             "balance": [format_fixed(v, 3) for v in t["balance"]],
             "balance if fair [95%]": [

@@ -46,6 +46,7 @@ from research.experiment.store import (
     STATE_SCHEMA,
     RunDir,
     RunError,
+    file_sha256,
     find_resumable,
     folder_name,
     new_run_id,
@@ -249,6 +250,13 @@ def _setups(
 ) -> dict[str, list[Setup]]:
     path = run.path / SETUP_FILES[config.game]
     if path.exists():
+        recorded = state.get("setups_sha256")
+        if recorded and file_sha256(path) != recorded:
+            raise RunError(
+                f"{path} changed since the run drew its setups (its sha256 no longer matches "
+                f"run.json), so resuming would play other games than the run's: restore the "
+                f"file, or start a new run"
+            )
         setups = read_setups(path, config.game)
         missing = [c.name for c in config.conditions if not setups.get(c.name)]
         if missing:
@@ -265,6 +273,8 @@ def _setups(
     state["setup_seconds"] = round(time.perf_counter() - start, 3)
     run.write_state(state)
     write_setups(generated, path)
+    state["setups_sha256"] = file_sha256(path)
+    run.write_state(state)
     return {name: cs.setups for name, cs in generated.items()}
 
 
@@ -358,6 +368,7 @@ def _finish(
     }
     if not run.assembled(phash, state["n_games"]):
         run.assemble(state["n_chunks"], state["n_games"], meta)
+    state["games_sha256"] = file_sha256(run.games_path)
     prov = provenance.collect(
         chash,
         {
@@ -394,5 +405,11 @@ def _analyse(run: RunDir, quiet: bool) -> None:
     from research.experiment.report import analyse_run
 
     _say("analysing: metrics, comparisons, figures, report", quiet)
+    state = run.read_state()
+    state["analysed"] = False  # until the report is written: `--resume` finishes it
+    run.write_state(state)
     report = analyse_run(run.path)
+    state = run.read_state()
+    state["analysed"] = True
+    run.write_state(state)
     _say(f"report: {report}", quiet)

@@ -19,6 +19,7 @@ per chunk, so no game is lost or counted twice.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import re
 from collections.abc import Iterator
@@ -61,6 +62,15 @@ def folder_name(part: str, what: str) -> str:
             f"'.', '_' and '-' (not starting with '.')"
         )
     return part
+
+
+def file_sha256(path: Path) -> str:
+    """sha256 (hex) of a file's bytes, read in blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def new_run_id(config_hash: str) -> str:
@@ -207,7 +217,10 @@ def find_resumable(root: Path, experiment: str, play_hash: str) -> RunDir:
             state = RunDir(path.parent).read_state()
         except RunError:
             continue
-        if state.get("play_hash") == play_hash and state.get("status") != COMPLETE:
+        # unfinished: games still to play, or an analysis that did not finish (a run killed
+        # while analysing is complete but has no report)
+        unfinished = state.get("status") != COMPLETE or state.get("analysed") is False
+        if state.get("play_hash") == play_hash and unfinished:
             candidates.append((state.get("created", ""), path.parent))
     if not candidates:
         raise RunError(
