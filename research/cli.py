@@ -354,7 +354,13 @@ def _parser() -> argparse.ArgumentParser:
     uni.add_argument(
         "--sampler", choices=("uniform", "rejection", "chain", "solver"), default="uniform"
     )
-    uni.add_argument("--draws", type=int, default=20_000)
+    uni.add_argument(
+        "--draws",
+        type=int,
+        default=None,
+        help="boards to draw (default: 20,000, or 10 per cell for larger spaces)",
+    )
+    uni.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     uni.add_argument("--seed", type=seed, default=0)
     uni.add_argument(
         "--bins",
@@ -912,7 +918,12 @@ def _check_uniformity(args: argparse.Namespace) -> int:
     from research.catan.uniformity import check_uniformity
 
     result = check_uniformity(
-        load_constraint_set(args.constraints), args.sampler, args.draws, args.seed, bins=args.bins
+        load_constraint_set(args.constraints),
+        args.sampler,
+        args.draws,
+        args.seed,
+        bins=args.bins,
+        progress=None if args.quiet else lambda line: print(line, file=sys.stderr, flush=True),
     )
     print(result.summary())
     return 0

@@ -292,3 +292,15 @@ def test_a_run_killed_while_analysing_is_resumed(tmp_path, monkeypatch) -> None:
             run_experiment(cfg, out=tmp_path / "r", quiet=True)
     again = run_experiment(cfg, out=tmp_path / "r", resume=True, quiet=True)
     assert again.played == 0 and (again.path / "report.md").is_file()
+
+
+def test_check_uniformity_picks_its_draws_and_says_what_it_does(capsys) -> None:
+    from research.catan.constraint_set import load_constraint_set
+    from research.catan.uniformity import check_uniformity
+
+    lines: list[str] = []
+    result = check_uniformity(
+        load_constraint_set("seed-2019-tiles"), "uniform", None, 3, progress=lines.append
+    )
+    assert result.draws == 20_000  # 96 cells: 20,000 is above 10 per cell
+    assert [line.split(" ")[0] for line in lines] == ["listing", "96", "testing"]

@@ -15,6 +15,7 @@ shows as an uneven bin).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,23 +65,30 @@ class UniformityResult:
 def check_uniformity(
     cset: ConstraintSet,
     sampler: str,
-    draws: int,
+    draws: int | None,
     seed: int,
     *,
     space_limit: int = 200_000,
     bins: int | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> UniformityResult:
     """Chi-square test of ``sampler`` against uniform over the listed boards of ``cset``.
 
     Args:
+        draws: boards to draw; None picks ``max(20,000, 10 per cell)`` from the space's size.
         bins: None tests each board as a cell (needs at least 5 draws per board); an integer
             groups the listed boards into that many cells.
+        progress: called with a line as each stage starts (listing, drawing, testing).
     """
+    say = progress or (lambda line: None)
+    say(f"listing the boards of {cset.label} ...")
     listed = _listed(cset, space_limit)
     space = len(listed)
     cells = space if bins is None else bins
     if not 2 <= cells <= space:
         raise SamplingError(f"--bins must lie in 2..{space} (the boards in the space), got {cells}")
+    if draws is None:
+        draws = max(20_000, 10 * cells)
     if draws < MIN_EXPECTED * cells:
         raise SamplingError(
             f"{cset.label}: {draws:,} draws over {cells:,} cells is fewer than {MIN_EXPECTED:g} "
@@ -89,7 +97,9 @@ def check_uniformity(
             f"to test K groups of boards"
         )
     index = {board: i for i, board in enumerate(listed)}
+    say(f"{space:,} boards in {cells:,} cells; drawing {draws:,} with the {sampler} sampler ...")
     boards, report = generate_boards(cset, draws, sampler, seed + 1)
+    say("testing against uniform ...")
     parts = _parts(cset)
     counts: Counter[int] = Counter()
     for b in boards:
