@@ -304,3 +304,37 @@ def test_check_uniformity_picks_its_draws_and_says_what_it_does(capsys) -> None:
     )
     assert result.draws == 20_000  # 96 cells: 20,000 is above 10 per cell
     assert [line.split(" ")[0] for line in lines] == ["listing", "96", "testing"]
+
+
+def test_a_full_disk_while_assembling_keeps_the_chunks(tmp_path, monkeypatch) -> None:
+    import errno
+    import hashlib
+
+    import research.experiment.store as store
+    from research.experiment.runner import run_experiment
+    from research.experiment.store import RunError
+
+    cfg = tmp_path / "exp.toml"
+    cfg.write_text(CONFIGS["catan"].replace("NAME", "full").replace("boards = 1", "boards = 3"))
+    reference = run_experiment(cfg, out=tmp_path / "ref", quiet=True, analyse=False)
+
+    write = store.write_parquet
+
+    def full(path, table):  # the disk fills up just as the games are assembled
+        if Path(path).name == "games.parquet":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        write(path, table)
+
+    with monkeypatch.context() as m:
+        m.setattr(store, "write_parquet", full)
+        with pytest.raises(RunError, match="No space left on device.*every played chunk is kept"):
+            run_experiment(cfg, out=tmp_path / "r", run_id="x", quiet=True, analyse=False)
+    again = run_experiment(
+        cfg, out=tmp_path / "r", resume=tmp_path / "r" / "full" / "x", quiet=True
+    )
+    assert again.played == 0  # nothing replayed: the chunks were kept
+    digest = [
+        hashlib.sha256(r.read_bytes()).hexdigest()
+        for r in (reference.path / "games.parquet", again.path / "games.parquet")
+    ]
+    assert digest[0] == digest[1]

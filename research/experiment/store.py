@@ -200,7 +200,14 @@ class RunDir:
                 f"delete the chunks folder and rerun"
             )
         table = with_metadata(table, meta)
-        write_parquet(self.games_path, table)
+        try:
+            write_parquet(self.games_path, table)
+        except OSError as exc:  # a full disk, a read-only folder: the chunks are still there
+            raise RunError(
+                f"{self.games_path}: cannot write the games ({exc.strerror or exc}); every "
+                f"played chunk is kept in {self.chunks_dir}: make room, then finish with "
+                f"'ludolab run CONFIG --resume {self.path}'"
+            ) from None
         for c in range(n_chunks):
             self.chunk_path(c).unlink(missing_ok=True)
         if not any(self.chunks_dir.iterdir()):
