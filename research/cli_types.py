@@ -29,9 +29,9 @@ def seconds(text: str) -> float:
     return value
 
 
-# Memory a command holds per item, roughly (measured on this machine with tracemalloc-free
-# estimates: a Catan board with its JSON line ~2 KB; a game record with its per-turn traces
-# and its table row ~30 KB; a uniformity draw's key ~200 B).
+# Memory a command holds per item: generous round figures, not measurements (a board with its
+# JSON line, a game record with its per-turn traces and table row, a uniformity draw's key).
+# They only have to catch counts that are absurd for the machine, not to predict memory.
 BYTES_PER = {
     "boards": 2_000,
     "deals": 2_000,

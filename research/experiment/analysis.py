@@ -40,7 +40,7 @@ from research.experiment.store import RunDir, RunError, file_sha256
 from research.files import write_parquet, write_text
 from research.metrics import condition_metrics, per_game_metrics, with_board_features
 from research.stats import omnibus, pairwise, regress, to_csv, to_latex, to_markdown
-from research.stats.compare import PAIRWISE_COLUMNS, match_pairs
+from research.stats.compare import PAIRWISE_COLUMNS
 from research.stats.mixed import MIXED_COLUMNS, mixed_contrasts
 from research.stats.multiple import adjust_pvalues
 from research.stats.power import (
@@ -252,7 +252,6 @@ EXTRA_COLUMNS = [
     "family_size",
     "games_per_setup",
     "icc",
-    "sd",
     "mde",
     "margin",
     "equivalence_p_adj",
@@ -353,8 +352,8 @@ def compare(data: RunData) -> tuple[pd.DataFrame, pd.DataFrame]:
 def _describe_design(
     table: pd.DataFrame, by_setup: pd.DataFrame, games: pd.DataFrame, metric: str, paired: bool
 ) -> pd.DataFrame:
-    """Add games per setup, ICC, the test's standard deviation and the mixed-model contrast
-    to one lineup's pairwise rows of ``metric``."""
+    """Add games per setup, ICC and the mixed-model contrast to one lineup's pairwise rows of
+    ``metric``."""
     table = table.copy()
     centred = games[metric].astype(float) - games.groupby("condition", observed=True)[
         metric
@@ -362,13 +361,11 @@ def _describe_design(
     labels = games["condition"].astype(str) + ":" + games["setup"].astype(str)
     vc = variance_components(centred, labels)
     table["icc"] = vc.icc
-    sds, per_setup = [], []
+    per_setup = []
     for c1, c2 in zip(table["condition1"], table["condition2"], strict=True):
         counts = by_setup.loc[by_setup["condition"].isin([c1, c2]), "n_games"]
         per_setup.append(float(counts.mean()) if len(counts) else float("nan"))
-        sds.append(_test_sd(by_setup, metric, c1, c2, paired))
     table["games_per_setup"] = per_setup
-    table["sd"] = sds
     pairs = list(zip(table["condition1"], table["condition2"], strict=True))
     if vc.within <= 1e-9 * max(vc.between, 1e-300) or not np.isfinite(vc.icc):
         # Every game on a setup alike (deterministic agents): a model of game-level noise has
@@ -382,20 +379,6 @@ def _describe_design(
     if note:
         table["note"] = [f"{n}; {note}" if n else note for n in table["note"]]
     return table
-
-
-def _test_sd(by_setup: pd.DataFrame, metric: str, c1: Any, c2: Any, paired: bool) -> float:
-    """The standard deviation a comparison's power depends on: of the paired differences of
-    setup means, or of setup means pooled over the two conditions."""
-    if paired:
-        mp = match_pairs(by_setup, metric, c1, c2, paired_on="setup")
-        return float(np.std(mp.x - mp.y, ddof=1)) if mp.x.size > 1 else float("nan")
-    x = by_setup.loc[by_setup["condition"] == c1, metric].dropna().to_numpy(float)
-    y = by_setup.loc[by_setup["condition"] == c2, metric].dropna().to_numpy(float)
-    if x.size < 2 or y.size < 2:
-        return float("nan")
-    pooled = ((x.size - 1) * x.var(ddof=1) + (y.size - 1) * y.var(ddof=1)) / (x.size + y.size - 2)
-    return float(np.sqrt(pooled))
 
 
 def _adjust_families(

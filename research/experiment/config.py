@@ -133,6 +133,7 @@ from research.metrics.registry import (
     CONDITION_METRICS,
     GALLERY_METRICS,
     GAME_METRICS,
+    METRICS,
 )
 from research.simulate import game_seeds
 from research.stats.multiple import CORRECTIONS
@@ -1141,9 +1142,7 @@ def _comparisons(
 
 def metric_unit(name: str) -> str:
     """The unit of a per-game metric (registry name), from the metric registry."""
-    game, _, column = name.rpartition(".")
-    own = {"catan": CATAN_METRICS, "gallery": GALLERY_METRICS}.get(game, GAME_METRICS)
-    return own[column].unit
+    return METRICS[name].unit
 
 
 def _margins(

@@ -145,7 +145,7 @@ def plan_experiment(
             )
             vc = variance_components(centred, labels)
             # plan on an upper confidence bound of the setup variance, not the pilot's guess
-            sd = math.sqrt(vc.between_upper(CONFIDENCE) + vc.within / config.games_per_setup)
+            sd = vc.setup_mean_sd(config.games_per_setup, between=vc.between_upper(CONFIDENCE))
             margin = margins.get(metric, math.nan)
             needed = math.nan
             if math.isfinite(margin) and math.isfinite(sd) and sd > 0:

@@ -36,8 +36,8 @@ from research.stats.effects import (
     _rank_biserial_axis,
     bootstrap_ci,
     cliffs_delta,
+    difference_sd,
     hodges_lehmann,
-    standardised_difference,
 )
 from research.stats.multiple import Correction, adjust_pvalues
 from research.stats.power import equivalence_p
@@ -58,6 +58,7 @@ PAIRWISE_COLUMNS: tuple[str, ...] = (
     "diff_high",
     "hl_shift",
     "d",
+    "sd",
     "test",
     "statistic",
     "p",
@@ -351,8 +352,8 @@ def pairwise(
     * ``diff`` -- ``mean1 - mean2`` in the metric's unit, with a bootstrap interval
       ``diff_low``/``diff_high`` (resampled as the effect's); ``hl_shift`` -- the Hodges-Lehmann
       shift (median of all differences ``x_i - y_j``; paired: median of the Walsh averages of
-      the matched differences); ``d`` -- Cohen's d (paired: d_z, the mean difference over the
-      standard deviation of the differences).
+      the matched differences); ``d`` -- Cohen's d, the difference over ``sd``: the pooled
+      standard deviation (paired: of the differences, d_z).
     * ``p_adj`` -- adjusted over all pairs of this metric (``correction``: Holm by default).
     * ``effect`` -- positive when condition1 tends to be larger. Independent: Cliff's delta.
       Paired: matched-pairs rank-biserial correlation (see
@@ -445,17 +446,20 @@ def _difference(
     Hodges-Lehmann shift, Cohen's d and the equivalence p-value."""
     nan = float("nan")
     if x.size == 0 or y.size == 0:
-        keys = ("diff", "diff_low", "diff_high", "hl_shift", "d", "equivalence_p")
+        keys = ("diff", "diff_low", "diff_high", "hl_shift", "d", "sd", "equivalence_p")
         return dict.fromkeys(keys, nan)
     low, high = nan, nan
     if x.size > 1 and y.size > 1 and np.ptp(np.concatenate([x, y])) > 0:
         low, high = _ci(_mean_difference_axis, (x, y), paired, n_boot, rng, level, method)
+    diff = float(np.mean(x) - np.mean(y))
+    sd = difference_sd(x, y, paired=paired)
     return {
-        "diff": float(np.mean(x) - np.mean(y)),
+        "diff": diff,
         "diff_low": low,
         "diff_high": high,
         "hl_shift": hodges_lehmann(x, y, paired=paired),
-        "d": standardised_difference(x, y, paired=paired),
+        "d": diff / sd if sd > 0 else nan,
+        "sd": sd,
         "equivalence_p": nan if margin is None else equivalence_p(x, y, margin, paired=paired),
     }
 

@@ -126,30 +126,31 @@ def hodges_lehmann(x: ArrayLike, y: ArrayLike | None = None, *, paired: bool = F
     return float(np.median((d[i] + d[j]) / 2.0))
 
 
-def mean_difference(x: ArrayLike, y: ArrayLike) -> float:
-    """``mean(x) - mean(y)``, in the data's unit (paired or not: the same estimate)."""
-    return float(np.mean(_as_1d(x, "x")) - np.mean(_as_1d(y, "y")))
-
-
 def _mean_difference_axis(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
     return np.mean(x, axis=axis) - np.mean(y, axis=axis)
 
 
-def standardised_difference(x: ArrayLike, y: ArrayLike, *, paired: bool = False) -> float:
-    """Cohen's d of ``x`` over ``y``: the mean difference over the pooled standard deviation
-    (independent), or over the standard deviation of the differences (paired, d_z). NaN when
-    the standard deviation is 0 or undefined."""
+def difference_sd(x: ArrayLike, y: ArrayLike, *, paired: bool = False) -> float:
+    """The standard deviation a comparison of ``x`` and ``y`` works with: of the differences
+    ``x - y`` (paired), or pooled over the two samples (independent). NaN when a sample has
+    fewer than two values."""
     xs, ys = _as_1d(x, "x"), _as_1d(y, "y")
     if paired:
-        d = xs - ys
-        sd = float(np.std(d, ddof=1)) if d.size > 1 else float("nan")
-        return float(np.mean(d)) / sd if sd > 0 else float("nan")
+        return float(np.std(xs - ys, ddof=1)) if xs.size > 1 else float("nan")
     n1, n2 = xs.size, ys.size
     if n1 < 2 or n2 < 2:
         return float("nan")
     pooled = ((n1 - 1) * np.var(xs, ddof=1) + (n2 - 1) * np.var(ys, ddof=1)) / (n1 + n2 - 2)
-    sd = float(np.sqrt(pooled))
-    return (float(np.mean(xs)) - float(np.mean(ys))) / sd if sd > 0 else float("nan")
+    return float(np.sqrt(pooled))
+
+
+def standardised_difference(x: ArrayLike, y: ArrayLike, *, paired: bool = False) -> float:
+    """Cohen's d of ``x`` over ``y``: the mean difference over :func:`difference_sd` (pooled
+    for independent samples; d_z, over the differences' SD, when paired). NaN when that
+    standard deviation is 0 or undefined."""
+    sd = difference_sd(x, y, paired=paired)
+    diff = float(np.mean(_as_1d(x, "x"))) - float(np.mean(_as_1d(y, "y")))
+    return diff / sd if sd > 0 else float("nan")
 
 
 @dataclass(frozen=True)

@@ -62,11 +62,15 @@ class VarianceComponents:
         total = self.between + self.within
         return self.between / total if total > 0 else float("nan")
 
-    def setup_mean_sd(self, games_per_setup: float | None = None) -> float:
+    def setup_mean_sd(
+        self, games_per_setup: float | None = None, between: float | None = None
+    ) -> float:
         """Standard deviation of a setup mean over ``games_per_setup`` games (default: as
-        observed): ``sqrt(var_b + var_w / g)``."""
+        observed): ``sqrt(var_b + var_w / g)``, with ``between`` in place of ``var_b`` when
+        given (e.g. :meth:`between_upper`)."""
         g = self.games_per_setup if games_per_setup is None else games_per_setup
-        return float(np.sqrt(self.between + self.within / g))
+        b = self.between if between is None else between
+        return float(np.sqrt(b + self.within / g))
 
 
 def variance_components(values: ArrayLike, setups: ArrayLike) -> VarianceComponents:
