@@ -13,6 +13,7 @@ import sys
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from envs.catan.board import BoardError, iter_boards, read_board, write_boards
 from envs.catan.topology import LayoutError
@@ -98,6 +99,24 @@ def _refuse_to_overwrite(args: argparse.Namespace) -> None:
         raise SimulationError(
             f"--out {out}: the file exists; pass --force to replace it (nothing was written)"
         )
+
+
+def _add_batches(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--workers", type=int, default=1, help="worker processes (default %(default)s)"
+    )
+    parser.add_argument(
+        "--batch",
+        type=int,
+        default=1000,
+        help="games per batch: each finished batch is saved, so a stopped simulation keeps "
+        "it (default %(default)s)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue a stopped simulation (same arguments): play only its missing batches",
+    )
 
 
 def _add_force(parser: argparse.ArgumentParser) -> None:
@@ -195,6 +214,7 @@ def _parser() -> argparse.ArgumentParser:
     simc.add_argument("--seed", type=seed, default=0, help="master seed (default %(default)s)")
     simc.add_argument("--out", "-o", required=True, help="output .parquet")
     _add_force(simc)
+    _add_batches(simc)
     simc.add_argument("--vp-to-win", type=int, default=10)
     simc.add_argument("--discard-limit", type=int, default=7)
     simc.add_argument("--friendly-robber", action="store_true")
@@ -230,6 +250,7 @@ def _parser() -> argparse.ArgumentParser:
     simg.add_argument("--seed", type=seed, default=0, help="master seed (default %(default)s)")
     simg.add_argument("--out", "-o", required=True, help="output .parquet")
     _add_force(simg)
+    _add_batches(simg)
     simg.add_argument(
         "--no-extra-card",
         action="store_true",
@@ -670,16 +691,16 @@ def _count(args: argparse.Namespace) -> int:
 
 
 def _simulate_catan(args: argparse.Namespace) -> int:
-    import time
+    import pyarrow.parquet as pq
 
+    from envs.catan.agents import parse_agent_spec
     from envs.catan.engine import GameOptions
     from research.catan.samplers import fair_board
-    from research.catan.simulate import records_table, simulate, summarise
-    from research.simulate import split_agent_list, write_table
+    from research.catan.simulate import SCHEMA, SUMMARY_COLUMNS, summarise
+    from research.simulate import split_agent_list
 
     out = _parquet_out(args.out)
-    if args.games < 1:
-        raise SimulationError(f"--games must be at least 1, got {args.games}")
+    _check_batches(args)
     try:
         options = GameOptions(
             vp_to_win=args.vp_to_win,
@@ -703,70 +724,132 @@ def _simulate_catan(args: argparse.Namespace) -> int:
         boards = [fair_board(args.seed)]
         source = f"a fair shuffle (seed {args.seed})"
     specs = split_agent_list(args.agents)
-    start = time.perf_counter()
     try:
-        records = simulate(boards, specs, args.games, args.seed, options)
+        for spec in specs:
+            parse_agent_spec(spec)
     except ValueError as exc:
         raise SimulationError(f"--agents {args.agents!r}: {exc}") from exc
-    seconds = time.perf_counter() - start
+    if not 2 <= len(specs) <= 4:
+        raise SimulationError(
+            f"--agents {args.agents!r}: Catan needs 2-4 agents, one per seat; got {len(specs)}"
+        )
     metadata = {
         "agents": specs,
         "seed": args.seed,
         "boards": args.boards,
         "options": dataclasses.asdict(options),
     }
-    write_table(records_table(records, metadata), out)
+    seconds = _simulate(args, "catan", out, specs, options, boards, SCHEMA, metadata)
     print(
-        f"{len(records)} games on {source}, agents {','.join(specs)}, seed {args.seed} "
-        f"-> {out} ({seconds:.1f} s, {len(records) / seconds:,.0f} games/s)"
+        f"{args.games} games on {source}, agents {','.join(specs)}, seed {args.seed} "
+        f"-> {out} ({seconds:.1f} s, {args.games / seconds:,.0f} games/s)"
     )
-    print(summarise(records))
+    print(summarise(pq.read_table(out, columns=list(SUMMARY_COLUMNS))))
     return 0
 
 
 def _simulate_gallery(args: argparse.Namespace) -> int:
-    import time
+    import pyarrow.parquet as pq
 
+    from envs.gallery.agents import parse_agent_spec
     from envs.gallery.deal import DealError, iter_deals, read_deal
     from envs.gallery.engine import GalleryOptions
-    from research.gallery.simulate import records_table, simulate, summarise
-    from research.simulate import split_agent_list, write_table
+    from research.gallery.simulate import SCHEMA, SUMMARY_COLUMNS, summarise
+    from research.simulate import split_agent_list
 
     out = _parquet_out(args.out)
-    if args.games < 1:
-        raise SimulationError(f"--games must be at least 1, got {args.games}")
+    _check_batches(args)
     if args.agents is None and args.players is None:
         raise SimulationError("give --players P or --agents A,B,... (one per seat)")
     specs = split_agent_list(args.agents) if args.agents else ["random"] * args.players
     if args.players is not None and len(specs) != args.players:
         raise SimulationError(f"--players {args.players} but --agents names {len(specs)} seats")
     try:
-        deals = None
+        for spec in specs:
+            parse_agent_spec(spec)
+    except ValueError as exc:
+        raise SimulationError(f"--agents {','.join(specs)}: {exc}") from exc
+    if not 2 <= len(specs) <= 5:
+        raise SimulationError(
+            f"--agents {','.join(specs)}: Masters Gallery needs 2-5 agents, one per seat; got "
+            f"{len(specs)}"
+        )
+    deals = None
+    try:
         if args.deals:
             path = Path(args.deals)
             deals = list(iter_deals(path)) if path.suffix == ".jsonl" else [read_deal(path)]
-        options = GalleryOptions(extra_card=not args.no_extra_card, award_choice=args.award_choice)
-        start = time.perf_counter()
-        records = simulate(deals, specs, args.games, args.seed, options)
     except DealError as exc:
         raise SimulationError(str(exc)) from exc
-    except ValueError as exc:
-        raise SimulationError(f"--agents {','.join(specs)}: {exc}") from exc
-    seconds = time.perf_counter() - start
+    if deals is not None:
+        if not deals:
+            raise SimulationError(f"--deals {args.deals}: no deals in the file")
+        wrong = [d.id for d in deals if d.n_players != len(specs)]
+        if wrong:
+            raise SimulationError(
+                f"--deals {args.deals}: {len(wrong)} deals (e.g. {wrong[0]}) are not for "
+                f"{len(specs)} players"
+            )
+    options = GalleryOptions(extra_card=not args.no_extra_card, award_choice=args.award_choice)
     metadata = {
         "agents": specs,
         "seed": args.seed,
         "deals": args.deals,
         "options": {"extra_card": not args.no_extra_card, "award_choice": args.award_choice},
     }
-    write_table(records_table(records, metadata), out)
+    seconds = _simulate(args, "gallery", out, specs, options, deals, SCHEMA, metadata)
     source = f"deals from {args.deals}" if args.deals else "fair deals"
     print(
-        f"{len(records)} games of {len(specs)} players on {source}, agents {','.join(specs)}, "
-        f"seed {args.seed} -> {out} ({seconds:.1f} s, {len(records) / seconds:,.0f} games/s)"
+        f"{args.games} games of {len(specs)} players on {source}, agents {','.join(specs)}, "
+        f"seed {args.seed} -> {out} ({seconds:.1f} s, {args.games / seconds:,.0f} games/s)"
     )
-    print(summarise(records))
+    print(summarise(pq.read_table(out, columns=list(SUMMARY_COLUMNS))))
     return 0
+
+
+def _check_batches(args: argparse.Namespace) -> None:
+    for name in ("games", "workers", "batch"):
+        if getattr(args, name) < 1:
+            raise SimulationError(f"--{name} must be at least 1, got {getattr(args, name)}")
+
+
+def _simulate(
+    args: argparse.Namespace,
+    game: str,
+    out: Path,
+    specs: list[str],
+    options: Any,
+    setups: list | None,
+    schema: str,
+    metadata: dict[str, Any],
+) -> float:
+    """Play the games in batches into ``out``; the seconds it took."""
+    import time
+
+    from research.simulate import batch_tasks
+    from research.simulate_file import SimulationStopped, request_key, simulate_to_file
+
+    ids = None if setups is None else [s.id for s in setups]
+    key = request_key(
+        {"game": game, "games": args.games, "batch": args.batch, "ids": ids, **metadata}
+    )
+    start = time.perf_counter()
+    try:
+        simulate_to_file(
+            out,
+            lambda skip: batch_tasks(
+                game, args.games, args.seed, specs, options, setups, args.batch, skip
+            ),
+            args.games,
+            args.batch,
+            key=key,
+            metadata={"schema": schema, **metadata},
+            workers=args.workers,
+            resume=args.resume,
+        )
+    except SimulationStopped as exc:
+        raise SimulationError(str(exc)) from None
+    return time.perf_counter() - start
 
 
 def _generate_gallery(args: argparse.Namespace) -> int:

@@ -30,14 +30,15 @@ def seconds(text: str) -> float:
 
 
 # Memory a command holds per item: generous round figures, not measurements (a board with its
-# JSON line, a game record with its per-turn traces and table row, a uniformity draw's key).
-# They only have to catch counts that are absurd for the machine, not to predict memory.
+# JSON line; a simulated game's summary columns, as its records stream to disk in batches; a
+# uniformity draw's key). They only have to catch counts that are absurd for the machine, not
+# to predict memory.
 BYTES_PER = {
     "boards": 2_000,
     "deals": 2_000,
-    "games": 30_000,
+    "games": 1_000,
     "draws": 200,
-    # a run's plan entry and its row when games.parquet is assembled (records stream to disk)
+    # a run's per-game metrics row in the analysis (records stream to disk, the plan is lazy)
     "planned games": 3_000,
 }
 

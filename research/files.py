@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -52,3 +52,19 @@ def write_json(path: str | Path, data: Any) -> None:
 def write_parquet(path: str | Path, table: pa.Table) -> None:
     """Write ``table`` to ``path`` atomically."""
     write_atomic(path, lambda tmp: pq.write_table(table, tmp))
+
+
+def write_parquet_stream(path: str | Path, schema: pa.Schema, tables: Iterable[pa.Table]) -> int:
+    """Write ``tables`` (each cast to ``schema``) one after another to ``path`` atomically,
+    one row group each, holding one table in memory at a time; returns the rows written."""
+    rows = 0
+
+    def write(tmp: str) -> None:
+        nonlocal rows
+        with pq.ParquetWriter(tmp, schema) as writer:
+            for table in tables:
+                writer.write_table(table.select(schema.names).cast(schema))
+                rows += table.num_rows
+
+    write_atomic(path, write)
+    return rows

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -53,3 +54,91 @@ def records_table(records: Sequence[Any], schema: str, metadata: dict | None = N
 def write_table(table: pa.Table, path: str | Path) -> None:
     """Write ``table`` to ``path`` atomically (a temporary file renamed into place)."""
     write_parquet(path, table)
+
+
+def game_seed(master_seed: int, i: int) -> int:
+    """``game_seeds(master_seed, n)[i]`` for any ``n > i``, without the list."""
+    child = np.random.SeedSequence(master_seed, spawn_key=(i,))
+    return int(child.generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+@dataclass(frozen=True)
+class BatchTask:
+    """A batch of ``ludolab simulate``'s games, as a worker needs it.
+
+    Attributes:
+        chunk: the batch's number (0-based).
+        game: ``"catan"`` or ``"gallery"``.
+        games: the game indices (game ``i`` has seed ``game_seed(seed, i)``).
+        seed: the master seed.
+        agent_specs: one agent spec per seat.
+        options: the game's rule options.
+        setups: the boards / deals the batch's games use, by index into the full list (game
+            ``i`` plays setup ``i % n_setups``); None: Masters Gallery deals shuffled from each
+            game's seed.
+        n_setups: how many setups the full list has.
+    """
+
+    chunk: int
+    game: str
+    games: range
+    seed: int
+    agent_specs: tuple[str, ...]
+    options: Any
+    setups: dict[int, Any] | None
+    n_setups: int
+
+
+def batch_tasks(
+    game: str,
+    games: int,
+    seed: int,
+    agent_specs: Sequence[str],
+    options: Any,
+    setups: Sequence[Any] | None,
+    batch: int,
+    skip: set[int] = frozenset(),  # type: ignore[assignment]
+) -> Iterator[BatchTask]:
+    """The tasks of a simulation of ``games`` games in batches of ``batch``, except the
+    batches in ``skip`` (already played), made one at a time."""
+    for chunk, start in enumerate(range(0, games, batch)):
+        if chunk in skip:
+            continue
+        indices = range(start, min(start + batch, games))
+        used = None
+        if setups is not None:
+            used = {i % len(setups): setups[i % len(setups)] for i in indices}
+        yield BatchTask(
+            chunk,
+            game,
+            indices,
+            seed,
+            tuple(agent_specs),
+            options,
+            used,
+            0 if setups is None else len(setups),
+        )
+
+
+def play_batch(task: BatchTask) -> pa.Table:
+    """Play a batch's games; one row per game: ``game`` (its index) and the record's fields.
+    Every game gets fresh agents, so a batch's games do not depend on what else a process
+    played (the same games whatever the batch size or the number of workers)."""
+    if task.game == "catan":
+        from envs.catan.agents import parse_agent_spec
+        from envs.catan.play import play_game
+    else:
+        from envs.gallery.agents import parse_agent_spec  # type: ignore[assignment]
+        from envs.gallery.deal import shuffled_deal
+        from envs.gallery.play import play_game  # type: ignore[assignment]
+    rows = []
+    for i in task.games:
+        seed = game_seed(task.seed, i)
+        if task.setups is None:
+            setup = shuffled_deal(len(task.agent_specs), seed)
+        else:
+            setup = task.setups[i % task.n_setups]
+        agents = [parse_agent_spec(spec) for spec in task.agent_specs]
+        record = play_game(setup, agents, seed, task.options)  # type: ignore[arg-type]
+        rows.append({"game": i, **record.to_dict()})
+    return pa.Table.from_pylist(rows)

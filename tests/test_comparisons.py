@@ -48,7 +48,7 @@ def null_run(rng: np.random.Generator, boards: int = 12, games: int = 6) -> RunD
             "metrics": METRICS,
         },
     }
-    return RunData(Path("."), config, {}, per_game, {}, per_game)
+    return RunData(Path("."), config, {}, {}, per_game)
 
 
 @pytest.fixture
@@ -137,7 +137,7 @@ def test_a_sweep_trend_recovers_a_known_slope(no_mixed_model: None) -> None:
         "lineups": [{"name": "greedy"}],
         "comparisons": {"paired": True, "correction": "holm", "alpha": 0.05, "metrics": ["turns"]},
     }
-    data = RunData(Path("."), config, {}, per_game, {}, per_game)
+    data = RunData(Path("."), config, {}, {}, per_game)
     row = trend_table(data).iloc[0]
     assert row["slope_low"] < 3.0 < row["slope_high"] and row["significant"]
     assert row["values"] == 3 and row["setups"] == 60

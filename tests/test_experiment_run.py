@@ -422,7 +422,7 @@ def test_gallery_run_end_to_end(tmp_path):
     cfg = tmp_path / "g.toml"
     cfg.write_text(GALLERY)
     result = run_experiment(cfg, out=tmp_path, quiet=True)
-    assert len(load_run(result.path).games) == 2 * 3 * 4
+    assert len(load_run(result.path).per_game) == 2 * 3 * 4
     assert (result.path / "deals.jsonl").is_file()
     figures = {p.stem for p in (result.path / "figures").glob("*.png")}
     assert "score-spread-vs-tightness-greedy" in figures and "example-boards" not in figures

@@ -318,15 +318,17 @@ def test_a_full_disk_while_assembling_keeps_the_chunks(tmp_path, monkeypatch) ->
     cfg.write_text(CONFIGS["catan"].replace("NAME", "full").replace("boards = 1", "boards = 3"))
     reference = run_experiment(cfg, out=tmp_path / "ref", quiet=True, analyse=False)
 
-    write = store.write_parquet
+    write = store.write_parquet_stream
 
-    def full(path, table):  # the disk fills up just as the games are assembled
-        if Path(path).name == "games.parquet":
+    def full(path, schema, tables):  # the disk fills up half way through the games
+        def some():
+            yield next(iter(tables))
             raise OSError(errno.ENOSPC, "No space left on device")
-        write(path, table)
+
+        write(path, schema, some())
 
     with monkeypatch.context() as m:
-        m.setattr(store, "write_parquet", full)
+        m.setattr(store, "write_parquet_stream", full)
         with pytest.raises(RunError, match="No space left on device.*every played chunk is kept"):
             run_experiment(cfg, out=tmp_path / "r", run_id="x", quiet=True, analyse=False)
     again = run_experiment(

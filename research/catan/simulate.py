@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from statistics import mean, median, pstdev
 
 import numpy as np
 import pyarrow as pa
@@ -54,34 +53,54 @@ def records_table(records: Sequence[GameRecord], metadata: dict | None = None) -
     return simulate_common.records_table(records, SCHEMA, metadata)
 
 
-def summarise(records: Sequence[GameRecord]) -> str:
-    """A few lines: completion, length, win rate per seat (Wilson 95%), final VP and spread."""
-    n = len(records)
-    seats = records[0].n_players
-    finished = [r for r in records if not r.truncated]
-    turns = [r.turns for r in records]
+SUMMARY_COLUMNS = ("turns", "rounds", "truncated", "winner", "final_vp", "agents")
+
+
+def summarise(games: Sequence[GameRecord] | pa.Table) -> str:
+    """A few lines: completion, length, win rate per seat (Wilson 95%), final VP and spread.
+
+    ``games``: records, or a games table with at least :data:`SUMMARY_COLUMNS` (read a large
+    file with ``pq.read_table(path, columns=SUMMARY_COLUMNS)``: the per-turn traces are not
+    needed)."""
+    if not isinstance(games, pa.Table):
+        games = records_table(games)
+    n = games.num_rows
+    turns = games.column("turns").to_numpy()
+    rounds = games.column("rounds").to_numpy()
+    truncated = games.column("truncated").to_numpy(zero_copy_only=False)
+    winner = games.column("winner").to_pandas().to_numpy(dtype=float, na_value=np.nan)
+    final_vp = np.vstack(games.column("final_vp").to_numpy(zero_copy_only=False)).astype(float)
+    agents = games.column("agents")[0].as_py()
+    seats = final_vp.shape[1]
+    finished = ~truncated
     lines = [
-        f"  games {n}: finished {len(finished)}, cut off by the turn limit {n - len(finished)}",
-        f"  turns per game: mean {mean(turns):.1f}, median {median(turns):g}, "
-        f"sd {pstdev(turns):.1f} (rounds: mean {mean(r.rounds for r in records):.1f})",
+        f"  games {n}: finished {int(finished.sum())}, cut off by the turn limit "
+        f"{int(truncated.sum())}",
+        f"  turns per game: mean {turns.mean():.1f}, median {np.median(turns):g}, "
+        f"sd {turns.std():.1f} (rounds: mean {rounds.mean():.1f})",
     ]
-    if finished:
+    n_finished = int(finished.sum())
+    if n_finished:
         parts = []
         for seat in range(seats):
-            wins = sum(r.winner == seat for r in finished)
-            ci = binomtest(wins, len(finished)).proportion_ci(method="wilson")
+            wins = int((winner[finished] == seat).sum())
+            ci = binomtest(wins, n_finished).proportion_ci(method="wilson")
             parts.append(
-                f"seat {seat} ({records[0].agents[seat]}) {wins / len(finished):.1%} "
+                f"seat {seat} ({agents[seat]}) {wins / n_finished:.1%} "
                 f"[{ci.low:.1%}, {ci.high:.1%}]"
             )
         lines.append("  win rate (finished games, Wilson 95%): " + "; ".join(parts))
-    vp_means = [mean(r.final_vp[s] for r in records) for s in range(seats)]
-    spread = mean(max(r.final_vp) - min(r.final_vp) for r in records)
-    margins = [r.final_vp[r.winner] - max(np.delete(r.final_vp, r.winner)) for r in finished]
+    spread = (final_vp.max(axis=1) - final_vp.min(axis=1)).mean()
+    won = final_vp[finished]
+    seat_of = winner[finished].astype(int)
+    best = won[np.arange(len(won)), seat_of]
+    others = won.copy()
+    others[np.arange(len(won)), seat_of] = -np.inf
+    margins = best - others.max(axis=1)
     lines.append(
         "  final VP by seat: "
-        + " ".join(f"{v:.2f}" for v in vp_means)
+        + " ".join(f"{v:.2f}" for v in final_vp.mean(axis=0))
         + f"; VP spread (max - min) mean {spread:.2f}"
-        + (f"; winner's margin mean {mean(margins):.2f}" if margins else "")
+        + (f"; winner's margin mean {margins.mean():.2f}" if len(margins) else "")
     )
     return "\n".join(lines)

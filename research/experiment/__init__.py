@@ -6,6 +6,7 @@ from research.experiment.config import (
     Condition,
     ConfigError,
     ExperimentConfig,
+    GamePlan,
     GameSpec,
     allowed_metrics,
     condition_game_seeds,
@@ -17,6 +18,7 @@ from research.experiment.config import (
     play_hash,
     resolved_dict,
     setup_seed,
+    slot_seed,
 )
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "Condition",
     "ConfigError",
     "ExperimentConfig",
+    "GamePlan",
     "GameSpec",
     "allowed_metrics",
     "condition_game_seeds",
@@ -36,4 +39,5 @@ __all__ = [
     "play_hash",
     "resolved_dict",
     "setup_seed",
+    "slot_seed",
 ]

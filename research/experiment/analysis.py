@@ -32,9 +32,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.parquet as pq
 import scipy.stats as st
 import statsmodels.api as sm
 
+from research.experiment.config import DEFAULT_MIXED_MAX_GAMES
 from research.experiment.setups import SETUP_FILES, Setup, read_setups
 from research.experiment.store import RunDir, RunError, file_sha256
 from research.files import write_parquet, write_text
@@ -70,7 +72,6 @@ class RunData:
         path: the run folder.
         config: ``config.resolved.json``.
         state: ``run.json`` (the run's state, with the setups' sampler reports).
-        games: ``games.parquet`` as a DataFrame (one row per game).
         setups: the setups per condition.
         per_game: :func:`research.metrics.per_game_metrics` of the games plus the plan's
             columns and (Catan) the board features.
@@ -79,7 +80,6 @@ class RunData:
     path: Path
     config: dict[str, Any]
     state: dict[str, Any]
-    games: pd.DataFrame
     setups: dict[str, list[Setup]]
     per_game: pd.DataFrame = field(repr=False)
 
@@ -140,14 +140,13 @@ def load_run(path: str | Path) -> RunData:
             f"--resume {run.path}' (the same setups and seeds give the same games)"
         )
     try:
-        games = pd.read_parquet(run.games_path)
-    except (OSError, ValueError) as exc:  # pyarrow's errors for a truncated or foreign file
+        per_game = _per_game_from_file(run.games_path, config["game"])
+    except (OSError, ValueError, pa.ArrowException) as exc:  # a truncated or foreign file
         raise RunError(
             f"{run.games_path} cannot be read ({exc}): delete it and replay the games with "
             f"'ludolab run CONFIG --resume {run.path}'"
         ) from None
     setups = read_setups(run.path / SETUP_FILES[config["game"]], config["game"])
-    per_game = per_game_metrics(games, config["game"])
     if config["game"] == "catan":
         boards = [b for bs in setups.values() for b in bs]
         per_game = with_board_features(per_game, boards)
@@ -157,7 +156,20 @@ def load_run(path: str | Path) -> RunData:
     per_game["setup"] = per_game["setup"] % count
     order = [c["name"] for c in config["conditions"]]
     per_game["condition"] = pd.Categorical(per_game["condition"], categories=order, ordered=True)
-    return RunData(run.path, config, state, games, setups, per_game)
+    return RunData(run.path, config, state, setups, per_game)
+
+
+def _per_game_from_file(path: Path, game: str, batch_rows: int = 20_000) -> pd.DataFrame:
+    """:func:`research.metrics.per_game_metrics` of a games file, read ``batch_rows`` games
+    at a time: the per-turn traces of a batch are dropped once its metrics are computed, so
+    memory grows by the metrics' row (a few hundred bytes a game), not by the record."""
+    parts = [
+        per_game_metrics(pa.Table.from_batches([batch]), game)
+        for batch in pq.ParquetFile(path).iter_batches(batch_size=batch_rows)
+    ]
+    if not parts:
+        return per_game_metrics(pq.read_table(path), game)
+    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
 
 
 def metric_column(name: str) -> str:
@@ -331,7 +343,9 @@ def compare(data: RunData) -> tuple[pd.DataFrame, pd.DataFrame]:
             )
             if data.baseline is not None:
                 table = _orient(table, data.baseline)
-            pairs.append(_describe_design(table, df, games, metric, paired).assign(lineup=lineup))
+            max_games = int(cmp.get("mixed_max_games", DEFAULT_MIXED_MAX_GAMES))
+            described = _describe_design(table, df, games, metric, paired, max_games)
+            pairs.append(described.assign(lineup=lineup))
     columns = ["lineup", *PAIRWISE_COLUMNS, *EXTRA_COLUMNS]
     if omni:
         omni_df = pd.concat(omni, ignore_index=True)
@@ -350,10 +364,15 @@ def compare(data: RunData) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def _describe_design(
-    table: pd.DataFrame, by_setup: pd.DataFrame, games: pd.DataFrame, metric: str, paired: bool
+    table: pd.DataFrame,
+    by_setup: pd.DataFrame,
+    games: pd.DataFrame,
+    metric: str,
+    paired: bool,
+    mixed_max_games: int,
 ) -> pd.DataFrame:
-    """Add games per setup, ICC and the mixed-model contrast to one lineup's pairwise rows of
-    ``metric``."""
+    """Add games per setup, ICC and the mixed-model contrast (on at most ``mixed_max_games``
+    games) to one lineup's pairwise rows of ``metric``."""
     table = table.copy()
     centred = games[metric].astype(float) - games.groupby("condition", observed=True)[
         metric
@@ -367,11 +386,19 @@ def _describe_design(
         per_setup.append(float(counts.mean()) if len(counts) else float("nan"))
     table["games_per_setup"] = per_setup
     pairs = list(zip(table["condition1"], table["condition2"], strict=True))
+    no_fit = pd.DataFrame({c: [np.nan] * len(pairs) for c in MIXED_COLUMNS})
+    fitted = games["condition"].isin({c for pair in pairs for c in pair})
     if vc.within <= 1e-9 * max(vc.between, 1e-300) or not np.isfinite(vc.icc):
         # Every game on a setup alike (deterministic agents): a model of game-level noise has
         # none to fit, and its intervals come out far too narrow.
-        mixed = pd.DataFrame({c: [np.nan] * len(pairs) for c in MIXED_COLUMNS})
+        mixed = no_fit
         note = "no mixed model: the games on each setup have the same value"
+    elif int(fitted.sum()) > mixed_max_games:
+        mixed = no_fit
+        note = (
+            f"no mixed model: {int(fitted.sum()):,} games exceed comparisons.mixed_max_games "
+            f"({mixed_max_games:,})"
+        )
     else:
         mixed, note = mixed_contrasts(games, metric, pairs, paired=paired, seed="seed")
     for col in ("mixed_diff", "mixed_low", "mixed_high", "mixed_p"):

@@ -11,7 +11,7 @@ import ctypes
 import os
 import signal
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -50,21 +50,27 @@ def _init_worker() -> None:
             os._exit(1)
 
 
-def run_inline(tasks: Iterable[ChunkTask]) -> Iterator[tuple[int, pa.Table]]:
+def run_inline(
+    tasks: Iterable[Any], play: Callable[[Any], pa.Table] = play_chunk
+) -> Iterator[tuple[int, pa.Table]]:
     """Play the chunks one after another in this process."""
     for task in tasks:
-        yield task.chunk, play_chunk(task)
+        yield task.chunk, play(task)
 
 
-def run_local(tasks: Iterable[ChunkTask], workers: int) -> Iterator[tuple[int, pa.Table]]:
+def run_local(
+    tasks: Iterable[Any], workers: int, play: Callable[[Any], pa.Table] = play_chunk
+) -> Iterator[tuple[int, pa.Table]]:
     """Play the chunks on ``workers`` local processes (``workers`` = 1: in this process).
+    ``play`` (a module-level function, so that workers can import it) plays one task: a
+    :class:`~.play.ChunkTask` by default; any task with a ``chunk`` number will do.
 
     At most ``2 * workers`` chunks are queued at a time. On Ctrl-C the queued chunks are
     cancelled, the running ones are finished and yielded, then KeyboardInterrupt propagates.
     Raises :class:`WorkerDied` if a worker process dies.
     """
     if workers <= 1:
-        yield from run_inline(tasks)
+        yield from run_inline(tasks, play)
         return
     todo = iter(tasks)
     pending: dict[Future[pa.Table], int] = {}
@@ -75,7 +81,7 @@ def run_local(tasks: Iterable[ChunkTask], workers: int) -> Iterator[tuple[int, p
                 task = next(todo, None)
                 if task is None:
                     return
-                pending[pool.submit(play_chunk, task)] = task.chunk
+                pending[pool.submit(play, task)] = task.chunk
 
         try:
             fill()
@@ -125,24 +131,39 @@ def connect_dask(scheduler: str) -> Any:
 
 def run_dask(tasks: Iterable[ChunkTask], client: Any) -> Iterator[tuple[int, pa.Table]]:
     """Play the chunks on the Dask cluster of ``client`` (see :func:`connect_dask`). The workers
-    need this package installed. Dask reschedules the chunks of a worker that dies; on Ctrl-C
-    the chunks not yet finished are cancelled."""
+    need this package installed. At most twice as many chunks as the cluster has workers (at
+    least 4) are submitted at a time, so a plan of millions of games is never held in memory
+    as tasks. Dask reschedules the chunks of a worker that dies; on Ctrl-C the chunks not yet
+    finished are cancelled."""
     from distributed import as_completed
 
+    todo = iter(tasks)
+    window = max(4, 2 * len(client.scheduler_info().get("workers", {})))
     chunk_of: dict[str, int] = {}
-    pending = set()
-    for task in tasks:
+    pending: set[Any] = set()
+
+    def submit() -> Any:
+        task = next(todo, None)
+        if task is None:
+            return None
         future = client.submit(play_chunk, task, pure=False)
         chunk_of[future.key] = task.chunk
         pending.add(future)
+        return future
+
+    first = [f for f in (submit() for _ in range(window)) if f is not None]
+    finished = as_completed(first, loop=client.loop)
     try:
-        for future in as_completed(list(pending), loop=client.loop):
+        for future in finished:
             table = future.result()
             # Drop our reference at once, so the cluster can forget the result (a long run
             # would otherwise keep every chunk's table in worker memory until the end).
             pending.discard(future)
             future.release()
-            yield chunk_of[future.key], table
+            following = submit()
+            if following is not None:
+                finished.add(following)
+            yield chunk_of.pop(future.key), table
     except KeyboardInterrupt:
         client.cancel(list(pending))
         raise

@@ -48,6 +48,7 @@ spec per seat), the rule options, the master seed, the metrics and the compariso
     metrics = ["turns", "lead_change"]   # per-game metrics to test; default: those in metrics
     primary = ["turns"]            # optional: the confirmatory family; other metrics exploratory
     margins = { turns = 2.0 }      # optional: smallest difference that matters, metric's unit
+    mixed_max_games = 20000        # fit the mixed-model check up to this many games (0: never)
 
 Every value is checked when the file is loaded (:func:`load_experiment`); a
 :class:`ConfigError` names the file, the key and the allowed values, e.g.
@@ -56,7 +57,7 @@ solver, enumerate, optimise``. Constraint / deal sets are loaded (with their par
 overrides), agent specs are parsed by the game's agent registry, options are built into the
 game's options class.
 
-**Which games are played** (:func:`plan_games`). Let ``S`` be the setups per condition and ``G``
+**Which games are played** (:class:`GamePlan`). Let ``S`` be the setups per condition and ``G``
 the games per setup. Each condition has ``S * G`` *slots*; slot ``j`` is game ``g = j // S`` on
 setup ``s = j % S`` (the convention of ``ludolab simulate``: game ``i`` on board ``i mod S``).
 Every slot is played once by every lineup in each of the lineup's *rotations*:
@@ -148,6 +149,7 @@ SETUP_KEY = {"catan": "boards", "gallery": "deals"}
 GAMES_PER_SETUP_KEY = {"catan": "games_per_board", "gallery": "games_per_deal"}
 OPTIONS_CLASS: dict[str, type] = {"catan": GameOptions, "gallery": GalleryOptions}
 DEFAULT_CHUNK_SIZE = 250
+DEFAULT_MIXED_MAX_GAMES = 50_000
 DEFAULT_OBJECTIVE = "pip-spread"
 NONE_WORD = "none"  # TOML has no null: Optional options take the string "none"
 
@@ -243,6 +245,9 @@ class Comparisons:
             tests only, and the other metrics' tests form a second, exploratory family.
         margins: per tested metric (registry name), the smallest difference that matters, in
             the metric's unit: used for equivalence tests (TOST) and by ``ludolab plan``.
+        mixed_max_games: the mixed-model sensitivity check is fitted when a comparison has at
+            most this many games (its crossed random effects make the fit slow and memory-hungry
+            beyond some tens of thousands of games); 0 never fits it.
     """
 
     baseline: str | None = None
@@ -253,6 +258,7 @@ class Comparisons:
     metrics: tuple[str, ...] = ()
     primary: tuple[str, ...] = ()
     margins: dict[str, float] = field(default_factory=dict)
+    mixed_max_games: int = DEFAULT_MIXED_MAX_GAMES
 
 
 @dataclass(frozen=True)
@@ -471,6 +477,7 @@ COMPARISON_KEYS = (
     "metrics",
     "primary",
     "margins",
+    "mixed_max_games",
 )
 
 
@@ -1137,7 +1144,12 @@ def _comparisons(
                     f"comparisons.metrics: {', '.join(tested)}",
                 )
     margins = _margins(src, table.get("margins", {}), game, players, tested, where)
-    return Comparisons(baseline, paired, correction, float(alpha), n_boot, tested, primary, margins)
+    mixed_max = src.integer(
+        table, "mixed_max_games", where, minimum=0, default=DEFAULT_MIXED_MAX_GAMES
+    )
+    return Comparisons(
+        baseline, paired, correction, float(alpha), n_boot, tested, primary, margins, mixed_max
+    )
 
 
 def metric_unit(name: str) -> str:
@@ -1197,45 +1209,86 @@ def setup_seed(config: ExperimentConfig, condition: str) -> int:
     return _seed_of(np.random.SeedSequence([config.seed, _name_key("setups", condition)]))
 
 
+def _slot_seed_root(config: ExperimentConfig, condition: str) -> list[int]:
+    """The entropy whose spawned children seed ``condition``'s slots (module docstring)."""
+    if config.comparisons.paired:
+        return [config.seed]
+    return [config.seed, _name_key("games", condition)]
+
+
+def slot_seed(config: ExperimentConfig, condition: str, slot: int) -> int:
+    """Game seed of one slot of ``condition``: child ``slot`` of the condition's seed sequence
+    (``SeedSequence(entropy).spawn(n)[slot]`` is ``SeedSequence(entropy, spawn_key=(slot,))``,
+    so no list of every slot's seed is needed)."""
+    root = _slot_seed_root(config, condition)
+    entropy = root[0] if len(root) == 1 else root
+    return _seed_of(np.random.SeedSequence(entropy, spawn_key=(slot,)))
+
+
 def condition_game_seeds(config: ExperimentConfig, condition: str) -> list[int]:
     """Game seed of every slot of ``condition`` (module docstring: the same for all conditions
     when paired)."""
     n = config.slots
     if config.comparisons.paired:
         return game_seeds(config.seed, n)
-    root = np.random.SeedSequence([config.seed, _name_key("games", condition)])
+    root = np.random.SeedSequence(_slot_seed_root(config, condition))
     return [_seed_of(child) for child in root.spawn(n)]
 
 
-def plan_games(config: ExperimentConfig) -> list[GameSpec]:
+class GamePlan:
     """Every game of the experiment, in a fixed order (module docstring: slots, rotations,
-    seeds)."""
-    specs: list[GameSpec] = []
-    s_count = config.setups
-    for ci, cond in enumerate(config.conditions):
-        seeds = condition_game_seeds(config, cond.name)
-        for lineup in config.lineups:
-            rotated = {r: lineup.seats_for(r) for r in lineup.rotations}
-            for setup in range(s_count):
-                for game in range(config.games_per_setup):
-                    slot = game * s_count + setup
-                    for r, seats in rotated.items():
-                        specs.append(
-                            GameSpec(
-                                index=len(specs),
-                                condition=cond.name,
-                                condition_index=ci,
-                                setup=setup,
-                                lineup=lineup.name,
-                                rotation=r,
-                                game=game,
-                                slot=slot,
-                                seed=seeds[slot],
-                                seats=seats,
-                                pair=f"{lineup.name}|{r}|{slot}",
-                            )
-                        )
-    return specs
+    seeds), computed on demand: ``plan[i]`` is game ``i`` and ``plan.games(range)`` a run of
+    them, so a plan of millions of games costs no memory until its chunks are played."""
+
+    def __init__(self, config: ExperimentConfig) -> None:
+        self.config = config
+        self._rotated = [
+            (lineup.name, [(r, lineup.seats_for(r)) for r in lineup.rotations])
+            for lineup in config.lineups
+        ]
+        self._per_condition = config.slots * sum(len(rots) for _, rots in self._rotated)
+
+    def __len__(self) -> int:
+        return self._per_condition * len(self.config.conditions)
+
+    def __getitem__(self, index: int) -> GameSpec:
+        if not 0 <= index < len(self):
+            raise IndexError(f"game {index} is not in a plan of {len(self)} games")
+        config = self.config
+        ci, rest = divmod(index, self._per_condition)
+        cond = config.conditions[ci]
+        which_lineup = 0
+        while rest >= config.slots * len(self._rotated[which_lineup][1]):
+            rest -= config.slots * len(self._rotated[which_lineup][1])
+            which_lineup += 1
+        name, rotations = self._rotated[which_lineup]
+        setup, rest = divmod(rest, config.games_per_setup * len(rotations))
+        game, which = divmod(rest, len(rotations))
+        r, seats = rotations[which]
+        slot = game * config.setups + setup
+        return GameSpec(
+            index=index,
+            condition=cond.name,
+            condition_index=ci,
+            setup=setup,
+            lineup=name,
+            rotation=r,
+            game=game,
+            slot=slot,
+            seed=slot_seed(config, cond.name, slot),
+            seats=seats,
+            pair=f"{name}|{r}|{slot}",
+        )
+
+    def games(self, indices: range) -> list[GameSpec]:
+        """The games at ``indices`` (a chunk of the plan), in order."""
+        return [self[i] for i in indices]
+
+
+def plan_games(config: ExperimentConfig) -> list[GameSpec]:
+    """Every game of the experiment as a list (:class:`GamePlan` computes them on demand)."""
+    plan = GamePlan(config)
+    return plan.games(range(len(plan)))
 
 
 def _set_dict(cond: Condition) -> dict[str, Any]:

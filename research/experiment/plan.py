@@ -126,7 +126,7 @@ def plan_experiment(
     setup_time = sum(
         s["seconds"] / max(s["count"], 1) * config.setups for s in data.state.get("setups", [])
     )
-    per_game = float(prov.get("play_seconds") or 0.0) / max(len(data.games), 1)
+    per_game = float(prov.get("play_seconds") or 0.0) / max(len(data.per_game), 1)
     play_time = per_game * config.n_games / workers
     m, _ = family_size(config)
     level = config.comparisons.alpha / max(m, 1)

@@ -443,7 +443,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
     prov_path = data.path / "provenance.json"
     prov = json.loads(prov_path.read_text()) if prov_path.exists() else {}
     cmp = cfg["comparisons"]
-    n_games = len(data.games)
+    n_games = len(data.per_game)
     blocks = [
         Block("h1", f"{cfg['name']}: report"),
         Block(

@@ -25,9 +25,9 @@ from research.experiment import provenance
 from research.experiment.backends import BACKENDS, connect_dask, run_dask, run_local
 from research.experiment.config import (
     ExperimentConfig,
+    GamePlan,
     config_hash,
     load_experiment,
-    plan_games,
     play_hash,
     resolved_dict,
 )
@@ -287,15 +287,14 @@ def _play(
     client: Any,
     quiet: bool,
 ) -> int:
-    specs = plan_games(config)
-    ranges = chunk_ranges(len(specs), config.chunk_size)
+    plan = GamePlan(config)
+    ranges = chunk_ranges(len(plan), config.chunk_size)
     done = run.finished_chunks(phash, ranges)
     todo = [c for c in range(len(ranges)) if c not in done]
     wrapped = {name: _cycle(config, s) for name, s in setups.items()}
     options = {c.name: c.options or config.options for c in config.conditions}
     tasks = (
-        make_task(c, config.game, options, specs[ranges[c].start : ranges[c].stop], wrapped)
-        for c in todo
+        make_task(c, config.game, options, plan.games(ranges[c]), wrapped) for c in todo
     )
     results: Iterator[tuple[int, pa.Table]] = (
         run_local(tasks, workers) if client is None else run_dask(tasks, client)
@@ -303,7 +302,7 @@ def _play(
     already = sum(len(ranges[c]) for c in done)
     played = 0
     bar = tqdm(
-        total=len(specs),
+        total=len(plan),
         initial=already,
         unit="game",
         desc=config.name,
@@ -319,15 +318,15 @@ def _play(
             bar.update(len(ranges[chunk]))
     except KeyboardInterrupt:
         bar.close()
-        _say(_resume_hint(run, "interrupted", _saved(run, phash, ranges), len(specs)), quiet=False)
+        _say(_resume_hint(run, "interrupted", _saved(run, phash, ranges), len(plan)), quiet=False)
         raise
     except RunError as exc:
         bar.close()
-        hint = _resume_hint(run, "stopped", _saved(run, phash, ranges), len(specs))
+        hint = _resume_hint(run, "stopped", _saved(run, phash, ranges), len(plan))
         raise RunError(f"{exc}. {hint}") from exc
     except Exception as exc:
         bar.close()
-        hint = _resume_hint(run, "stopped", _saved(run, phash, ranges), len(specs))
+        hint = _resume_hint(run, "stopped", _saved(run, phash, ranges), len(plan))
         raise RunError(f"a chunk failed: {type(exc).__name__}: {exc}. {hint}") from exc
     bar.close()
     return played

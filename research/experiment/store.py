@@ -31,7 +31,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from research.files import write_json, write_parquet
+from research.files import write_json, write_parquet, write_parquet_stream
 
 STATE_SCHEMA = "ludolab.run/1"
 RUNNING, COMPLETE = "running", "complete"
@@ -186,33 +186,49 @@ class RunDir:
                 ) from exc
             yield
 
-    def assemble(self, n_chunks: int, n_games: int, meta: dict[str, Any]) -> pa.Table:
-        """Concatenate the chunk files in order into games.parquet (atomically), check that it
-        holds every game of the plan exactly once, then remove the chunk files."""
-        tables = [pq.read_table(self.chunk_path(c)) for c in range(n_chunks)]
-        table = pa.concat_tables(
-            [t.replace_schema_metadata(None) for t in tables], promote_options="permissive"
-        )
-        index = table.column("index").to_pylist()
-        if index != list(range(n_games)):
+    def assemble(self, n_chunks: int, n_games: int, meta: dict[str, Any]) -> None:
+        """Stream the chunk files in order into games.parquet (atomically, one chunk in memory
+        at a time, one row group per chunk), check that it holds every game of the plan exactly
+        once, then remove the chunk files."""
+        paths = [self.chunk_path(c) for c in range(n_chunks)]
+        # One schema for all: a chunk whose games all lack a value (no winner in any of them)
+        # has a null column where the others have integers.
+        schemas = [pq.read_schema(p).remove_metadata() for p in paths]
+        schema = pa.unify_schemas(schemas, promote_options="permissive")
+        schema = schema.with_metadata({"ludolab": json.dumps(meta, sort_keys=True)})
+        expected = iter(range(n_games))
+
+        def tables() -> Iterator[pa.Table]:
+            for path in paths:
+                table = pq.read_table(path)
+                index = table.column("index").to_pylist()
+                if index != [next(expected, None) for _ in index]:
+                    raise _ChunksBroken
+                yield table.replace_schema_metadata(None)
+            if next(expected, None) is not None:
+                raise _ChunksBroken
+
+        try:
+            write_parquet_stream(self.games_path, schema, tables())
+        except _ChunksBroken:
             raise RunError(
                 f"{self.path}: the chunks do not hold games 0..{n_games - 1} exactly once; "
                 f"delete the chunks folder and rerun"
-            )
-        table = with_metadata(table, meta)
-        try:
-            write_parquet(self.games_path, table)
+            ) from None
         except OSError as exc:  # a full disk, a read-only folder: the chunks are still there
             raise RunError(
                 f"{self.games_path}: cannot write the games ({exc.strerror or exc}); every "
                 f"played chunk is kept in {self.chunks_dir}: make room, then finish with "
                 f"'ludolab run CONFIG --resume {self.path}'"
             ) from None
-        for c in range(n_chunks):
-            self.chunk_path(c).unlink(missing_ok=True)
+        for path in paths:
+            path.unlink(missing_ok=True)
         if not any(self.chunks_dir.iterdir()):
             self.chunks_dir.rmdir()
-        return table
+
+
+class _ChunksBroken(Exception):
+    """The chunk files do not hold the plan's games exactly once, in order."""
 
 
 def find_resumable(root: Path, experiment: str, play_hash: str) -> RunDir:

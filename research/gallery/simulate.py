@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from statistics import mean, median, pstdev
 
+import numpy as np
 import pyarrow as pa
 from scipy.stats import binomtest
 
@@ -57,33 +57,40 @@ def records_table(records: Sequence[GalleryRecord], metadata: dict | None = None
     return simulate_common.records_table(records, SCHEMA, metadata)
 
 
-def summarise(records: Sequence[GalleryRecord]) -> str:
-    """A few lines: length, win rate per seat (Wilson 95%), shared wins, scores and margins."""
-    n = len(records)
-    seats = records[0].n_players
-    turns = [sum(r.turns_per_round) for r in records]
-    shared = sum(len(r.winners) > 1 for r in records)
+SUMMARY_COLUMNS = ("turns_per_round", "winners", "n_actions", "final_scores", "agents")
+
+
+def summarise(games: Sequence[GalleryRecord] | pa.Table) -> str:
+    """A few lines: length, win rate per seat (Wilson 95%), shared wins, scores and margins.
+
+    ``games``: records, or a games table with at least :data:`SUMMARY_COLUMNS`."""
+    if not isinstance(games, pa.Table):
+        games = records_table(games)
+    n = games.num_rows
+    turns = np.array([sum(t) for t in games.column("turns_per_round").to_pylist()], dtype=float)
+    winners = games.column("winners").to_pylist()
+    n_actions = games.column("n_actions").to_numpy()
+    scores = np.vstack(games.column("final_scores").to_numpy(zero_copy_only=False)).astype(float)
+    agents = games.column("agents")[0].as_py()
+    seats = scores.shape[1]
+    shared = sum(len(w) > 1 for w in winners)
     lines = [
         f"  games {n}: won outright {n - shared}, shared wins {shared}",
-        f"  turns per game: mean {mean(turns):.1f}, median {median(turns):g}, "
-        f"sd {pstdev(turns):.1f}; decisions per game {mean(r.n_actions for r in records):.1f}",
+        f"  turns per game: mean {turns.mean():.1f}, median {np.median(turns):g}, "
+        f"sd {turns.std():.1f}; decisions per game {n_actions.mean():.1f}",
     ]
     parts = []
     for seat in range(seats):
-        wins = sum(r.winners == (seat,) for r in records)
+        wins = sum(w == [seat] for w in winners)
         ci = binomtest(wins, n).proportion_ci(method="wilson")
         parts.append(
-            f"seat {seat} ({records[0].agents[seat]}) {wins / n:.1%} [{ci.low:.1%}, {ci.high:.1%}]"
+            f"seat {seat} ({agents[seat]}) {wins / n:.1%} [{ci.low:.1%}, {ci.high:.1%}]"
         )
     lines.append("  outright win rate (Wilson 95%): " + "; ".join(parts))
-    score_means = [mean(r.final_scores[s] for r in records) for s in range(seats)]
-    margins = [
-        sorted(r.final_scores, reverse=True)[0] - sorted(r.final_scores, reverse=True)[1]
-        for r in records
-    ]
+    ranked = -np.sort(-scores, axis=1)
     lines.append(
         "  final score by seat: "
-        + " ".join(f"{v:.1f}" for v in score_means)
-        + f"; winner's margin mean {mean(margins):.1f}"
+        + " ".join(f"{v:.1f}" for v in scores.mean(axis=0))
+        + f"; winner's margin mean {(ranked[:, 0] - ranked[:, 1]).mean():.1f}"
     )
     return "\n".join(lines)

@@ -40,6 +40,13 @@ def _winner_index(winners: Sequence[int], n: int) -> np.ndarray:
     return w
 
 
+def _others(n: int, w: np.ndarray) -> np.ndarray:
+    """The seats 0..n-1 not in ``w`` (np.setdiff1d's answer, without its sorting)."""
+    keep = np.ones(n, dtype=bool)
+    keep[w] = False
+    return np.flatnonzero(keep)
+
+
 def leader_sets(scores: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
     """(T, n) bool: ``[t, s]`` is True when seat s is among the leaders after step t + 1."""
     v = _trajectory(scores)
@@ -140,7 +147,7 @@ def decisiveness(scores: np.ndarray | Sequence[Sequence[float]], winners: Sequen
     """
     v = _trajectory(scores)
     w = _winner_index(winners, v.shape[1])
-    others = np.setdiff1d(np.arange(v.shape[1]), w)
+    others = _others(v.shape[1], w)
     t = v.shape[0]
     if w.size == 0 or others.size == 0 or t == 0:
         return float("nan")
@@ -163,7 +170,7 @@ def decisiveness_threshold(
     """
     v = _trajectory(scores)
     w = _winner_index(winners, v.shape[1])
-    others = np.setdiff1d(np.arange(v.shape[1]), w)
+    others = _others(v.shape[1], w)
     t = v.shape[0]
     if w.size == 0 or others.size == 0 or t == 0:
         return float("nan")
@@ -223,7 +230,7 @@ def decisiveness_ludii(
     if w.size == 0 or v.shape[0] == 0:
         return float("nan")
     states = _pre_move_states(v)
-    others = np.setdiff1d(np.arange(v.shape[1]), w)
+    others = _others(v.shape[1], w)
     theta = max(-1.0, float(states[:, others].max())) if others.size else -1.0
     above = np.flatnonzero(states[:, w].max(axis=1) > theta)
     return (int(above[0]) if above.size else v.shape[0]) / v.shape[0]

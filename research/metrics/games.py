@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from envs.catan.board import Board
 from envs.catan.record import GameRecord
@@ -44,28 +46,17 @@ def games_frame(games: pd.DataFrame | Sequence[Any]) -> pd.DataFrame:
     return pd.DataFrame([{"game": i, **row} for i, row in enumerate(rows)])
 
 
-def _which_game(df: pd.DataFrame, game: GameName | None) -> GameName:
+def _which_game(df: pd.DataFrame | pa.Table, game: GameName | None) -> GameName:
     if game is None:
-        if "board_id" in df.columns:
+        columns = df.column_names if isinstance(df, pa.Table) else df.columns
+        if "board_id" in columns:
             return "catan"
-        if "deal_id" in df.columns:
+        if "deal_id" in columns:
             return "gallery"
         raise ValueError("cannot tell the game: no board_id (Catan) or deal_id (Gallery) column")
     if game not in _RECORD_FIELDS:
         raise ValueError(f"game must be 'catan' or 'gallery', got {game!r}")
     return game
-
-
-def _matrix(cell: Any, n: int) -> np.ndarray:
-    """A (rows, n) float array from a nested list/tuple/array cell (Parquet gives object arrays
-    of arrays)."""
-    rows = [np.asarray(row, dtype=float) for row in cell]
-    return np.vstack(rows).reshape(-1, n) if rows else np.zeros((0, n))
-
-
-def _vector(cell: Any) -> np.ndarray:
-    """A float vector from a list/array cell; None and NaN entries become NaN."""
-    return np.array([np.nan if x is None or pd.isna(x) else float(x) for x in cell], dtype=float)
 
 
 def _hashable(x: Any) -> Any:
@@ -91,60 +82,135 @@ def _common(v: np.ndarray, final: np.ndarray, winners: tuple[int, ...]) -> dict[
     }
 
 
-def _catan_row(row: pd.Series) -> dict[str, Any]:
-    final = np.asarray(row["final_vp"], dtype=float)
-    n = final.size
-    winner = None if row["winner"] is None or pd.isna(row["winner"]) else int(row["winner"])
-    winners = () if winner is None else (winner,)
-    v = _matrix(row["vp_by_turn"], n)
-    produced = _matrix(row["produced"], 5)
-    first_city = _vector(row["first_city_turn"])
-    any_city = bool(np.isfinite(first_city).any())
-    return {
-        "n_players": n,
-        "turns": int(row["turns"]),
-        "rounds": int(row["rounds"]),
-        "truncated": bool(row["truncated"]),
-        "winner": winner,
-        "winners": winners,
-        "shared_win": False,
-        **_common(v, final, winners),
-        "income_gini": core.gini(produced.sum(axis=1)),
-        "n_actions": int(row["n_actions"]),
-        "sevens": int(row["sevens"]),
-        "robber_moves": int(row["robber_moves"]),
-        "maritime_trades": int(row["maritime_trades"]),
-        "domestic_trades": int(row["domestic_trades"]),
-        "trades": int(row["maritime_trades"]) + int(row["domestic_trades"]),
-        "first_city_turn": float(np.nanmin(first_city)) if any_city else np.nan,
-        "winner_first_city_turn": np.nan if winner is None else float(first_city[winner]),
-    }
+class _Ragged:
+    """A list column (of lists, for ``depth`` 2) as one float array of its leaf values and
+    each row's slice of it: game ``i``'s values without a Python object per cell."""
+
+    def __init__(self, column: pa.ChunkedArray, depth: int) -> None:
+        arr = column.combine_chunks()
+        rows = np.asarray(pc.list_parent_indices(arr))
+        for _ in range(depth - 1):
+            arr = pc.list_flatten(arr)
+            rows = rows[np.asarray(pc.list_parent_indices(arr))]
+        leaves = pc.list_flatten(arr)
+        self.values = leaves.to_numpy(zero_copy_only=False).astype(float)  # nulls: NaN
+        self.bounds = np.searchsorted(rows, np.arange(len(column) + 1))
+
+    def row(self, i: int) -> np.ndarray:
+        return self.values[self.bounds[i] : self.bounds[i + 1]]
 
 
-def _gallery_row(row: pd.Series) -> dict[str, Any]:
-    final = np.asarray(row["final_scores"], dtype=float)
-    n = final.size
-    winners = tuple(sorted(int(s) for s in row["winners"]))
-    v = np.cumsum(_matrix(row["round_scores"], n), axis=0)
-    return {
-        "n_players": n,
-        "turns": int(np.sum(np.asarray(row["turns_per_round"], dtype=np.int64))),
-        "rounds": int(v.shape[0]),
-        "truncated": False,
-        "winner": winners[0] if len(winners) == 1 else None,
-        "winners": winners,
-        "shared_win": len(winners) > 1,
-        **_common(v, final, winners),
-        "income_gini": core.gini(final),
-        "n_actions": int(row["n_actions"]),
-        "n_winners": len(winners),
-        "deck_ran_out": bool(row["deck_ran_out"]),
-        "missed_draws": int(row["missed_draws"]),
-    }
+_CATAN_COUNTS = (
+    "turns",
+    "rounds",
+    "n_actions",
+    "sevens",
+    "robber_moves",
+    "maritime_trades",
+    "domestic_trades",
+)
+
+
+def _catan_rows(table: pa.Table) -> list[dict[str, Any]]:
+    final_vp = _Ragged(table.column("final_vp"), 1)
+    vp_by_turn = _Ragged(table.column("vp_by_turn"), 2)
+    produced = _Ragged(table.column("produced"), 2)
+    first_city_turn = _Ragged(table.column("first_city_turn"), 1)
+    winner_of = table.column("winner").to_pylist()
+    truncated = table.column("truncated").to_pylist()
+    counts = {name: table.column(name).to_pylist() for name in _CATAN_COUNTS}
+    out = []
+    for i in range(table.num_rows):
+        final = final_vp.row(i)
+        n = final.size
+        # a hand-made table may hold the winner as a float, NaN for none
+        winner = None if winner_of[i] is None or winner_of[i] != winner_of[i] else int(winner_of[i])
+        winners = () if winner is None else (winner,)
+        first_city = first_city_turn.row(i)
+        any_city = bool(np.isfinite(first_city).any())
+        row = {name: counts[name][i] for name in _CATAN_COUNTS}
+        out.append(
+            {
+                "n_players": n,
+                "turns": row["turns"],
+                "rounds": row["rounds"],
+                "truncated": bool(truncated[i]),
+                "winner": winner,
+                "winners": winners,
+                "shared_win": False,
+                **_common(vp_by_turn.row(i).reshape(-1, n), final, winners),
+                "income_gini": core.gini(produced.row(i).reshape(-1, 5).sum(axis=1)),
+                **row,
+                "trades": row["maritime_trades"] + row["domestic_trades"],
+                "first_city_turn": float(np.nanmin(first_city)) if any_city else np.nan,
+                "winner_first_city_turn": np.nan if winner is None else float(first_city[winner]),
+            }
+        )
+    return out
+
+
+def _gallery_rows(table: pa.Table) -> list[dict[str, Any]]:
+    final_scores = _Ragged(table.column("final_scores"), 1)
+    winners_of = table.column("winners").to_pylist()
+    round_scores = _Ragged(table.column("round_scores"), 2)
+    turns_per_round = _Ragged(table.column("turns_per_round"), 1)
+    n_actions = table.column("n_actions").to_pylist()
+    deck_ran_out = table.column("deck_ran_out").to_pylist()
+    missed_draws = table.column("missed_draws").to_pylist()
+    out = []
+    for i in range(table.num_rows):
+        final = final_scores.row(i)
+        n = final.size
+        winners = tuple(sorted(winners_of[i]))
+        v = np.cumsum(round_scores.row(i).reshape(-1, n), axis=0)
+        out.append(
+            {
+                "n_players": n,
+                "turns": int(turns_per_round.row(i).sum()),
+                "rounds": int(v.shape[0]),
+                "truncated": False,
+                "winner": winners[0] if len(winners) == 1 else None,
+                "winners": winners,
+                "shared_win": len(winners) > 1,
+                **_common(v, final, winners),
+                "income_gini": core.gini(final),
+                "n_actions": n_actions[i],
+                "n_winners": len(winners),
+                "deck_ran_out": bool(deck_ran_out[i]),
+                "missed_draws": missed_draws[i],
+            }
+        )
+    return out
+
+
+def _shared(values: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """A column as an object array in which equal values are one Python object (lists as
+    tuples): 8 bytes a row for the few distinct conditions, lineups, agents or boards of a
+    run, where one object per row costs 50-300 bytes."""
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks()
+    if pa.types.is_list(values.type) or pa.types.is_large_list(values.type):
+        seen: dict[Any, Any] = {}
+        out = np.empty(len(values), dtype=object)
+        for i, x in enumerate(values.to_pylist()):
+            key = None if x is None else _hashable(x)
+            out[i] = seen.setdefault(key, key)
+        return out
+    encoded = values.dictionary_encode()
+    distinct = np.empty(len(encoded.dictionary) + 1, dtype=object)
+    distinct[:-1] = [_hashable(x) for x in encoded.dictionary.to_pylist()]
+    distinct[-1] = None  # nulls
+    return distinct[encoded.indices.fill_null(len(encoded.dictionary)).to_numpy()]
+
+
+def _as_table(games: pd.DataFrame | pa.Table | Sequence[Any]) -> pa.Table:
+    if isinstance(games, pa.Table):
+        return games
+    return pa.Table.from_pandas(games_frame(games), preserve_index=False)
 
 
 def per_game_metrics(
-    games: pd.DataFrame | Sequence[Any], game: GameName | None = None
+    games: pd.DataFrame | pa.Table | Sequence[Any], game: GameName | None = None
 ) -> pd.DataFrame:
     """One row per game: identifiers, length, outcome and every per-game metric.
 
@@ -161,25 +227,29 @@ def per_game_metrics(
     ``game`` is ``"catan"`` or ``"gallery"``; None infers it from a ``board_id`` / ``deal_id``
     column.
     """
-    df = games_frame(games)
-    which = _which_game(df, game)
+    table = _as_table(games)
+    which = _which_game(table, game)
     fields = _RECORD_FIELDS[which]
-    missing = sorted(f for f in fields if f not in df.columns and f != "n_players")
+    columns = table.column_names
+    missing = sorted(f for f in fields if f not in columns and f != "n_players")
     if missing:
         raise ValueError(f"not a {which} games table: missing columns {missing}")
-    keep = [c for c in df.columns if c not in fields] + list(_KEEP[which])
-    make = _catan_row if which == "catan" else _gallery_row
-    rows = [make(row) for _, row in df.iterrows()]
+    keep = [c for c in columns if c not in fields] + list(_KEEP[which])
+    rows = _catan_rows(table) if which == "catan" else _gallery_rows(table)
     own = CATAN_METRICS if which == "catan" else GALLERY_METRICS
     order = ["n_players", "turns", "rounds", "truncated", "winner", "winners", "shared_win"]
     order += [c for c in GAME_METRICS if c not in order] + [c for c in own if c not in order]
-    metrics = pd.DataFrame(rows, index=df.index, columns=order)
+    metrics = pd.DataFrame(rows, columns=order)
     metrics["winner"] = metrics["winner"].astype("Int64")
-    ids = df[keep].copy()
+    shared: dict[tuple[int, ...], tuple[int, ...]] = {}
+    metrics["winners"] = [shared.setdefault(w, w) for w in metrics["winners"]]
+    ids = {}
     for c in keep:
-        if ids[c].dtype == object:
-            ids[c] = ids[c].map(_hashable)
-    return pd.concat([ids, metrics], axis=1).reset_index(drop=True)
+        column = table.column(c)
+        nested = pa.types.is_list(column.type) or pa.types.is_large_list(column.type)
+        text = pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
+        ids[c] = _shared(column) if nested or text else column.to_pandas()
+    return pd.concat([pd.DataFrame(ids), metrics], axis=1)
 
 
 def _aggregate(g: pd.DataFrame, n_seats: int, means: Sequence[str]) -> dict[str, float]:
