@@ -274,3 +274,13 @@ def test_the_summary_reads_only_small_columns(one_batch) -> None:
     from research.gallery.simulate import SUMMARY_COLUMNS, summarise
 
     assert summarise(one_batch.select(list(SUMMARY_COLUMNS))) == summarise(one_batch)
+
+
+def test_many_exact_deals_are_drawn_in_batches(monkeypatch) -> None:
+    import research.gallery.deals as deals
+
+    monkeypatch.setattr(deals, "EXACT_BATCH", 7)
+    some, report = deals.generate_deals("balanced-symbols", 4, 20, seed=3, method="exact")
+    assert report.method == "exact" and len(some) == 20  # every deal re-checked by the set
+    first, _ = deals.generate_deals("balanced-symbols", 4, 7, seed=3, method="exact")
+    assert some[:7] == first  # the batches continue one random stream

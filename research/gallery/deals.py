@@ -998,13 +998,25 @@ def _list_plan(
     )
 
 
+EXACT_BATCH = 10_000  # deals per batch of the exact sampler: its work arrays take ~5 KB a deal
+
+
 def sample_exact(plan: ExactPlan, n: int, rng: np.random.Generator) -> np.ndarray:
     """``n`` orders, uniform over the deals whose round-1 count matrix the plan allows.
 
     Draw the seat-count matrix from the plan; deal each label's cards to the rows (seats, then
     the rest of the deck) by those counts in a uniformly random order of the label's cards;
-    order each row uniformly at random.
+    order each row uniformly at random. More than :data:`EXACT_BATCH` deals are drawn in
+    batches of that size, so memory does not grow with ``n`` beyond the orders themselves.
     """
+    if n > EXACT_BATCH:
+        return np.concatenate(
+            [_sample_exact(plan, min(EXACT_BATCH, n - i), rng) for i in range(0, n, EXACT_BATCH)]
+        )
+    return _sample_exact(plan, n, rng)
+
+
+def _sample_exact(plan: ExactPlan, n: int, rng: np.random.Generator) -> np.ndarray:
     lab = plan.labelling
     seats = plan.sample_counts(n, rng)  # (n, seats, L)
     x = np.concatenate([seats, (lab.card_counts - seats.sum(axis=1))[:, None, :]], axis=1)
@@ -1105,7 +1117,9 @@ def generate_deals(
             orders = sample_rejection(bound, n, rng, report, max_draws=max_draws)
     report.accepted = len(orders)
     deals = [Deal(n_players, tuple(o)) for o in orders.tolist()]
-    ok = check_deals(bound, orders)
+    ok = np.concatenate(
+        [check_deals(bound, orders[i : i + EXACT_BATCH]) for i in range(0, n, EXACT_BATCH)]
+    )
     if not ok.all():  # a bug in a sampler: never hand out a deal that breaks the set
         i = int(np.flatnonzero(~ok)[0])
         raise AssertionError(
