@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
 import os
 import shutil
 import subprocess
@@ -34,6 +33,8 @@ import time
 from pathlib import Path
 
 import psutil
+
+from research.experiment.store import file_sha256
 
 ROOT = Path(__file__).resolve().parent.parent
 LUDOLAB = [str(Path(sys.executable).parent / "ludolab")]
@@ -113,14 +114,6 @@ def measure(args: list[str], env: dict[str, str]) -> tuple[float, float, float, 
     return time.perf_counter() - start, runner_peak, workers_peak, proc.returncode
 
 
-def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
@@ -191,7 +184,7 @@ def dask_compare(
         print(f"dask run failed (exit {code})")
         return
     dask_run = out / f"memory-{n}" / "dask"
-    same = sha256(local_run / "games.parquet") == sha256(dask_run / "games.parquet")
+    same = file_sha256(local_run / "games.parquet") == file_sha256(dask_run / "games.parquet")
     print(
         f"dask, {workers} workers: {n:,} games in {seconds:.0f} s, runner peak "
         f"{runner / 2**20:.0f} MB; games.parquet identical to the local run: "

@@ -724,15 +724,7 @@ def _simulate_catan(args: argparse.Namespace) -> int:
         boards = [fair_board(args.seed)]
         source = f"a fair shuffle (seed {args.seed})"
     specs = split_agent_list(args.agents)
-    try:
-        for spec in specs:
-            parse_agent_spec(spec)
-    except ValueError as exc:
-        raise SimulationError(f"--agents {args.agents!r}: {exc}") from exc
-    if not 2 <= len(specs) <= 4:
-        raise SimulationError(
-            f"--agents {args.agents!r}: Catan needs 2-4 agents, one per seat; got {len(specs)}"
-        )
+    _check_agents(specs, parse_agent_spec, "Catan", 4)
     metadata = {
         "agents": specs,
         "seed": args.seed,
@@ -764,16 +756,7 @@ def _simulate_gallery(args: argparse.Namespace) -> int:
     specs = split_agent_list(args.agents) if args.agents else ["random"] * args.players
     if args.players is not None and len(specs) != args.players:
         raise SimulationError(f"--players {args.players} but --agents names {len(specs)} seats")
-    try:
-        for spec in specs:
-            parse_agent_spec(spec)
-    except ValueError as exc:
-        raise SimulationError(f"--agents {','.join(specs)}: {exc}") from exc
-    if not 2 <= len(specs) <= 5:
-        raise SimulationError(
-            f"--agents {','.join(specs)}: Masters Gallery needs 2-5 agents, one per seat; got "
-            f"{len(specs)}"
-        )
+    _check_agents(specs, parse_agent_spec, "Masters Gallery", 5)
     deals = None
     try:
         if args.deals:
@@ -805,6 +788,20 @@ def _simulate_gallery(args: argparse.Namespace) -> int:
     )
     print(summarise(pq.read_table(out, columns=list(SUMMARY_COLUMNS))))
     return 0
+
+
+def _check_agents(specs: list[str], parse: Any, game: str, most: int) -> None:
+    """Every seat's agent spec parses and the seats are 2..``most``, before anything is played."""
+    try:
+        for spec in specs:
+            parse(spec)
+    except ValueError as exc:
+        raise SimulationError(f"--agents {','.join(specs)}: {exc}") from exc
+    if not 2 <= len(specs) <= most:
+        raise SimulationError(
+            f"--agents {','.join(specs)}: {game} needs 2-{most} agents, one per seat; got "
+            f"{len(specs)}"
+        )
 
 
 def _check_batches(args: argparse.Namespace) -> None:
