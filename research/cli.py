@@ -853,12 +853,12 @@ def _generate_gallery(args: argparse.Namespace) -> int:
     from research.gallery.deals import (
         DealConstraintError,
         DealSamplingError,
-        generate_deals,
+        stream_deals,
         write_deals_jsonl,
     )
 
     try:
-        deals, report = generate_deals(
+        deals, report = stream_deals(
             args.constraints,
             args.players,
             args.n,

@@ -284,3 +284,27 @@ def test_many_exact_deals_are_drawn_in_batches(monkeypatch) -> None:
     assert report.method == "exact" and len(some) == 20  # every deal re-checked by the set
     first, _ = deals.generate_deals("balanced-symbols", 4, 7, seed=3, method="exact")
     assert some[:7] == first  # the batches continue one random stream
+
+
+def test_deals_are_made_a_batch_at_a_time_as_they_are_written(monkeypatch, tmp_path) -> None:
+    import research.gallery.deals as deals
+
+    monkeypatch.setattr(deals, "EXACT_BATCH", 7)
+    stream, report = deals.stream_deals("skewed-seat0", 4, 20, seed=2, method="rejection")
+    first = next(stream)
+    assert report.accepted == 7  # one batch made so far
+    rest = list(stream)
+    assert report.accepted == 20 and report.hits >= 20 and report.draws > 0
+    listed, _ = deals.generate_deals("skewed-seat0", 4, 20, seed=2, method="rejection")
+    assert [first, *rest] == listed
+    # a stream that fails part-way leaves no file behind
+    stream, _ = deals.stream_deals("balanced-symbols", 4, 20, seed=2, method="exact")
+
+    def broken():
+        yield from list(stream)[:9]
+        raise deals.DealSamplingError("stopped")
+
+    out = tmp_path / "deals.jsonl"
+    with pytest.raises(deals.DealSamplingError):
+        deals.write_deals_jsonl(broken(), out)
+    assert not any(tmp_path.iterdir())

@@ -51,7 +51,7 @@ from __future__ import annotations
 import math
 import time
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -746,10 +746,12 @@ def sample_rejection(
     """``n`` orders, uniform over those satisfying every constraint, by rejection."""
     kept: list[np.ndarray] = []
     got = 0
+    start = report.draws  # an earlier batch's draws count against max_draws, not this rate
     while got < n:
         # Give up early when the rate so far says max_draws will not be enough.
+        spent = report.draws - start
         if report.draws >= max_draws or (
-            report.draws >= 10 * batch and report.draws * n > max_draws * max(got, 1)
+            spent >= 10 * batch and spent * n > (max_draws - start) * max(got, 1)
         ):
             raise _too_slow(report, n, got)
         orders = fair_orders(rng, batch)
@@ -757,7 +759,7 @@ def sample_rejection(
         ok = check_deals(constraints, orders)
         kept.append(orders[ok])
         got += int(ok.sum())
-    report.hits = got
+    report.hits += got
     return np.concatenate(kept)[:n]
 
 
@@ -1034,7 +1036,7 @@ def _sample_exact(plan: ExactPlan, n: int, rng: np.random.Generator) -> np.ndarr
     return np.take_along_axis(perm, o, axis=1)
 
 
-def generate_deals(
+def stream_deals(
     constraints: str | Path | Sequence[str] | set[str] | DealSet,
     n_players: int,
     n: int,
@@ -1046,8 +1048,11 @@ def generate_deals(
     hand_size: int = HAND_SIZE,
     max_draws: int = 20_000_000,
     exact_limit: int = EXACT_LIMIT,
-) -> tuple[list[Deal], DealReport]:
-    """``n`` deals for ``n_players`` drawn uniformly from those satisfying ``constraints``.
+) -> tuple[Iterator[Deal], DealReport]:
+    """``n`` deals for ``n_players`` drawn uniformly from those satisfying ``constraints``,
+    made :data:`EXACT_BATCH` at a time as the returned iterator is consumed (memory flat in
+    ``n``); the report is complete once the iterator is exhausted. Bad arguments, an
+    unsatisfiable set or a sampler that cannot apply raise at once, before any deal.
 
     Args:
         constraints: a shipped deal set's name (``shipped_deal_sets()``), a ``.toml`` path,
@@ -1075,9 +1080,8 @@ def generate_deals(
     report = DealReport(dset.label, [c.describe() for c in bound], n_players, "fair", seed=seed)
     rng = np.random.default_rng(np.random.SeedSequence([seed, n_players]))
     start = time.perf_counter()
-    if not bound:
-        orders = fair_orders(rng, n)
-    else:
+    plan = None
+    if bound:
         plan = None if method == "rejection" else exact_plan(bound, ctx, exact_limit)
         if (
             plan is not None
@@ -1111,25 +1115,47 @@ def generate_deals(
                 f"exact ({plan.kind}) over the '{plan.labelling.key}' labelling: "
                 f"{plan.satisfying:,} {what}, {plan.size:,} candidates examined"
             )
-            orders = sample_exact(plan, n, rng)
         else:
             report.method = "rejection"
-            orders = sample_rejection(bound, n, rng, report, max_draws=max_draws)
-    report.accepted = len(orders)
-    deals = [Deal(n_players, tuple(o)) for o in orders.tolist()]
-    ok = np.concatenate(
-        [check_deals(bound, orders[i : i + EXACT_BATCH]) for i in range(0, n, EXACT_BATCH)]
-    )
-    if not ok.all():  # a bug in a sampler: never hand out a deal that breaks the set
-        i = int(np.flatnonzero(~ok)[0])
-        raise AssertionError(
-            f"{dset.label}: deal {deals[i].id} violates {', '.join(violated(bound, deals[i]))}"
-        )
-    report.seconds = time.perf_counter() - start
-    return deals, report
+
+    def draw(m: int) -> np.ndarray:
+        if not bound:
+            return fair_orders(rng, m)
+        if plan is not None:
+            return sample_exact(plan, m, rng)
+        return sample_rejection(bound, m, rng, report, max_draws=max_draws)
+
+    def deals() -> Iterator[Deal]:
+        for first in range(0, n, EXACT_BATCH):
+            orders = draw(min(EXACT_BATCH, n - first))
+            batch = [Deal(n_players, tuple(o)) for o in orders.tolist()]
+            ok = check_deals(bound, orders)
+            if not ok.all():  # a bug in a sampler: never hand out a deal that breaks the set
+                bad = batch[int(np.flatnonzero(~ok)[0])]
+                raise AssertionError(
+                    f"{dset.label}: deal {bad.id} violates {', '.join(violated(bound, bad))}"
+                )
+            report.accepted += len(batch)
+            report.seconds = time.perf_counter() - start
+            yield from batch
+
+    return deals(), report
 
 
-def write_deals_jsonl(deals: Sequence[Deal], path: str | Path) -> int:
+def generate_deals(
+    constraints: str | Path | Sequence[str] | set[str] | DealSet,
+    n_players: int,
+    n: int,
+    seed: int,
+    params: Mapping[str, Any] | None = None,
+    **options: Any,
+) -> tuple[list[Deal], DealReport]:
+    """:func:`stream_deals` as a list (same arguments and keyword options)."""
+    stream, report = stream_deals(constraints, n_players, n, seed, params, **options)
+    return list(stream), report
+
+
+def write_deals_jsonl(deals: Iterable[Deal], path: str | Path) -> int:
     """Write deals atomically to a ``.jsonl`` file (one per line); return how many."""
     path = Path(path)
     if path.suffix != ".jsonl":
@@ -1160,6 +1186,7 @@ __all__ = [
     "fair_orders",
     "fair_probability",
     "generate_deals",
+    "stream_deals",
     "load_deal_set",
     "make_deal_constraint",
     "sample_exact",
