@@ -308,3 +308,17 @@ def test_deals_are_made_a_batch_at_a_time_as_they_are_written(monkeypatch, tmp_p
     with pytest.raises(deals.DealSamplingError):
         deals.write_deals_jsonl(broken(), out)
     assert not any(tmp_path.iterdir())
+
+
+def test_a_record_as_a_dict_is_what_asdict_gives() -> None:
+    from dataclasses import asdict
+
+    from envs.catan.agents import parse_agent_spec
+    from envs.catan.play import play_game
+    from research.catan.samplers import fair_board
+    from research.gallery.simulate import simulate
+
+    catan = play_game(fair_board(3), [parse_agent_spec("random") for _ in range(3)], 11, None)
+    for record in (catan, *simulate(None, ["greedy", "random"], 3, 5)):
+        assert record.to_dict() == asdict(record)
+        assert list(record.to_dict()) == list(asdict(record))
