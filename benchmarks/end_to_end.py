@@ -17,7 +17,9 @@ with four random agents (fair boards / deals). For each:
   the subprocess.
 
 It prints games per CPU-second and the ratio engine / pipeline (the issue's target: at most
-1.3). Figures, not asserts: the script never fails on time.
+1.3), and first the start-up: CPU seconds of ``ludolab --help`` and of ``ludolab puzzle
+--help`` beside ``python -c pass`` (best of 5; target: well under 0.3 s). Figures, not asserts:
+the script never fails on time.
 """
 
 from __future__ import annotations
@@ -105,6 +107,13 @@ def main() -> int:
     args = parser.parse_args()
     n = args.games
     where = f"CPU {PINNED_CPU}" if PINNED_CPU is not None else "unpinned"
+    for what, command in (
+        ("python -c pass", [sys.executable, "-c", "pass"]),
+        ("ludolab --help", [LUDOLAB, "--help"]),
+        ("ludolab puzzle --help", [LUDOLAB, "puzzle", "--help"]),
+    ):
+        best = min(child_cpu(command) for _ in range(5))
+        print(f"start-up, {what}: {best:.3f} CPU-s (best of 5)")
     print(f"games per CPU-second, {n:,} games each, one core ({where})")
     print(
         f"{'workload':<16} {'engine':>8} {'simulate':>9} {'run':>8} "

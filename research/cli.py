@@ -15,42 +15,52 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from envs.catan.board import BoardError, iter_boards, read_board, write_boards
-from envs.catan.topology import LayoutError
-from research.catan.constraint_set import ConstraintSetError, load_constraint_set, shipped_sets
-from research.catan.constraints import OBJECTIVES, REGISTRY, ConstraintError
-from research.catan.counting import COUNT_METHODS, CountSettings
-from research.catan.samplers import SAMPLERS, SamplingError
+# Only what building the parser needs is imported here (no numpy, pandas or solver): the
+# library loads inside the subcommand that uses it, so `ludolab --help` starts at once.
+from research.catan.catalog import (
+    COUNT_METHODS,
+    OBJECTIVE_NAMES,
+    SAMPLERS,
+    CountSettings,
+    shipped_sets,
+)
 from research.cli_types import check_fits, seconds, seed
-from research.experiment.config import ConfigError
-from research.experiment.store import RunError
-from research.puzzles import PuzzleError
-from research.solve import SolveError
 
 
 class SimulationError(ValueError):
     """A simulate request that cannot run as given."""
 
 
+# The exceptions a user can cause and fix (one line and exit 2, never a traceback), by module:
+# a class whose module is not loaded cannot have been raised, so nothing is imported to check.
 USER_ERRORS = (
-    SimulationError,
-    ConfigError,
-    RunError,
-    PuzzleError,
-    BoardError,
-    LayoutError,
-    ConstraintSetError,
-    ConstraintError,
-    SamplingError,
-    SolveError,
-    FileNotFoundError,
-    NotADirectoryError,
-    PermissionError,
+    ("envs.catan.board", "BoardError"),
+    ("envs.catan.topology", "LayoutError"),
+    ("research.catan.constraint_set", "ConstraintSetError"),
+    ("research.catan.constraints", "ConstraintError"),
+    ("research.catan.samplers", "SamplingError"),
+    ("research.experiment.config", "ConfigError"),
+    ("research.experiment.store", "RunError"),
+    ("research.puzzles", "PuzzleError"),
+    ("research.solve", "SolveError"),
 )
 
 
+def is_user_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is one of :data:`USER_ERRORS`, a :class:`SimulationError` or a missing,
+    misplaced or forbidden file."""
+    if isinstance(exc, SimulationError | FileNotFoundError | NotADirectoryError | PermissionError):
+        return True
+    for module, name in USER_ERRORS:
+        loaded = sys.modules.get(module)
+        if loaded is not None and isinstance(exc, getattr(loaded, name)):
+            return True
+    return False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser(argv)
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         parser.print_help()
@@ -59,12 +69,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         _check_sizes(args)
         _refuse_to_overwrite(args)
         return args.run(args) or 0
-    except USER_ERRORS as exc:
-        print(f"ludolab: error: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print("ludolab: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        if not is_user_error(exc):
+            raise
+        print(f"ludolab: error: {exc}", file=sys.stderr)
+        return 2
 
 
 SIZE_ARGUMENTS = {"n": "-n", "games": "--games", "draws": "--draws"}
@@ -123,7 +135,9 @@ def _add_force(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="replace the --out file if it exists")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The command line's parser. A puzzle's options load only when ``argv`` names that
+    puzzle (``puzzle NAME ...``): each brings its solver modules with it."""
     p = argparse.ArgumentParser(
         prog="ludolab",
         description=(
@@ -176,7 +190,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     cat.add_argument(
         "--objective",
-        choices=sorted(OBJECTIVES),
+        choices=sorted(OBJECTIVE_NAMES),
         default="pip-spread",
         help="for --sampler optimise",
     )
@@ -475,7 +489,11 @@ def _parser() -> argparse.ArgumentParser:
 
     puzzle = sub.add_parser("puzzle", help="constraint case studies on puzzles")
     puzzle_sub = puzzle.add_subparsers(metavar="PUZZLE")
+    chosen = argv[1] if len(argv) > 1 and argv[0] == "puzzle" else None
     for name, help_text in PUZZLES.items():
+        if name != chosen:  # listed by `ludolab puzzle --help`; its options load with it
+            puzzle_sub.add_parser(name, help=help_text)
+            continue
         module = importlib.import_module(f"research.puzzles.{name}.cli")
         sp = puzzle_sub.add_parser(name, help=help_text, description=module.__doc__)
         module.add_arguments(sp)
@@ -494,6 +512,8 @@ PUZZLES = {
 
 
 def _parse_params(items: list[str]) -> dict:
+    from research.catan.constraint_set import ConstraintSetError
+
     out = {}
     for item in items:
         key, eq, value = item.partition("=")
@@ -510,6 +530,7 @@ def _parse_params(items: list[str]) -> dict:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from research.experiment.config import ConfigError
     from research.experiment.runner import run_experiment
     from research.experiment.store import new_run_id
 
@@ -564,6 +585,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _plan(args: argparse.Namespace) -> int:
+    from research.experiment.config import ConfigError
+
     for name in ("workers", "pilot_setups", "pilot_games"):
         if getattr(args, name) < 1:
             raise ConfigError(f"--{name.replace('_', '-')} must be at least 1")
@@ -642,6 +665,8 @@ def _magic_square(args: argparse.Namespace) -> int:
 
 
 def _generate_catan(args: argparse.Namespace) -> int:
+    from envs.catan.board import write_boards
+    from research.catan.constraint_set import load_constraint_set
     from research.catan.generate import generate_boards
 
     out = Path(args.out)
@@ -674,6 +699,7 @@ def _generate_catan(args: argparse.Namespace) -> int:
 def _count(args: argparse.Namespace) -> int:
     import numpy as np
 
+    from research.catan.constraint_set import load_constraint_set
     from research.catan.counting import count_boards
 
     for name in ("draws", "list_nodes", "max_descents"):
@@ -694,6 +720,7 @@ def _simulate_catan(args: argparse.Namespace) -> int:
     import pyarrow.parquet as pq
 
     from envs.catan.agents import parse_agent_spec
+    from envs.catan.board import BoardError, iter_boards, read_board
     from envs.catan.engine import GameOptions
     from research.catan.samplers import fair_board
     from research.catan.simulate import SCHEMA, SUMMARY_COLUMNS, summarise
@@ -945,6 +972,7 @@ def _report_lines(report, count: int) -> str:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from envs.catan.board import BoardError, iter_boards, read_board
     from research.plots.board import render_board
 
     source, _, index = args.board.rpartition(":")
@@ -962,6 +990,9 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _constraints_list(args: argparse.Namespace) -> int:
+    from research.catan.constraint_set import load_constraint_set
+    from research.catan.constraints import OBJECTIVES, REGISTRY
+
     print('Constraints (use in a set\'s [[constraint]] table as name = "..."):\n')
     for name in sorted(REGISTRY):
         cls = REGISTRY[name]
@@ -981,6 +1012,8 @@ def _constraints_list(args: argparse.Namespace) -> int:
 
 
 def _constraints_show(args: argparse.Namespace) -> int:
+    from research.catan.constraint_set import load_constraint_set
+
     cset = load_constraint_set(args.set)
     print(cset.describe())
     if args.model:
@@ -995,6 +1028,7 @@ def _constraints_show(args: argparse.Namespace) -> int:
 
 
 def _check_uniformity(args: argparse.Namespace) -> int:
+    from research.catan.constraint_set import load_constraint_set
     from research.catan.uniformity import check_uniformity
 
     result = check_uniformity(

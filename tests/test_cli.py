@@ -382,3 +382,25 @@ def test_generate_says_which_method_drew_the_boards(tmp_path):
     proc = run_cli("generate", "catan", "-c", "seed-2019-tiles", "-n", "5", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     assert "distribution: uniform (enumeration, exact)" in proc.stdout
+
+
+def test_the_command_line_starts_without_the_heavy_libraries() -> None:
+    """`ludolab --help` builds its parser from research.catan.catalog alone; numpy, pandas,
+    the solver and the engines load inside the subcommand that uses them."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from research.cli import _parser; _parser(['--help']); "
+        "print(sorted(m for m in ('numpy', 'pandas', 'scipy', 'pyarrow', 'minizinc', "
+        "'gymnasium', 'matplotlib') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_catalog_names_what_the_library_defines() -> None:
+    from research.catan.catalog import OBJECTIVE_NAMES
+    from research.catan.constraints import OBJECTIVES
+
+    assert tuple(sorted(OBJECTIVES)) == OBJECTIVE_NAMES

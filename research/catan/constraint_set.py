@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from research.catan.catalog import shipped_sets as shipped_sets  # re-exported
 from research.catan.constraints import (
     PARTS,
     Constraint,
@@ -127,14 +128,6 @@ class ConstraintSet:
         if not self.constraints and not self.raw:
             lines.append("  (no constraints: a fair shuffle)")
         return "\n".join(lines)
-
-
-def shipped_sets() -> list[str]:
-    """Names of the constraint sets shipped with ludolab."""
-    folder = resources.files("research.catan") / "constraint_sets"
-    return sorted(
-        p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
-    )
 
 
 def load_constraint_set(

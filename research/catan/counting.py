@@ -30,31 +30,11 @@ import numpy as np
 
 from envs.catan.board import DESERT
 from research.catan import kernel
+from research.catan.catalog import COUNT_METHODS as COUNT_METHODS  # re-exported
+from research.catan.catalog import CountSettings
 from research.catan.constraint_set import ConstraintSet
 from research.catan.samplers import SamplingError, _Rejection
 from research.catan.space import Space, enumerate_space, multinomial
-
-
-@dataclass(frozen=True)
-class CountSettings:
-    """Budgets of :func:`count_boards`.
-
-    ``pilot_draws`` / ``draws``: fair shuffles for the rejection estimate (used when the pilot
-    finds ``min_hits`` boards). ``quick_nodes``: search nodes for an exact count tried first;
-    ``list_nodes``: for one tried after the rejection pilot. Random descents for the
-    importance-sampling estimate come in batches of ``descents`` until ``min_descent_hits``
-    of them reached a board (at most ``max_descents``).
-    """
-
-    pilot_draws: int = 1_000_000
-    draws: int = 5_000_000
-    min_hits: int = 1000
-    quick_nodes: int = 200_000
-    list_nodes: int = 5_000_000
-    descents: int = 100_000
-    min_descent_hits: int = 1000
-    max_descents: int = 5_000_000
-    terrain_limit: int = 1_000_000
 
 
 @dataclass
@@ -127,13 +107,10 @@ class Count:
         return "\n".join(lines)
 
 
-COUNT_METHODS = ("auto", "rejection", "depth-first", "importance")
-
-
 def count_boards(
     cset: ConstraintSet,
     rng: np.random.Generator,
-    settings: CountSettings = CountSettings(),
+    settings: CountSettings | None = None,
     method: str = "auto",
 ) -> Count:
     """Count the boards that satisfy ``cset`` (see the module docstring for the methods).
@@ -141,6 +118,7 @@ def count_boards(
     ``method``: ``auto`` (the first that applies, in the order above), or one of
     ``rejection``, ``depth-first`` (no node limit), ``importance`` to force it.
     """
+    settings = settings or CountSettings()
     if not cset.has_python_faces:
         raise SamplingError(
             f"{cset.label} contains raw MiniZinc constraints, which have no Python face; "

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS, Board, shuffled_board
+from research.catan.catalog import SAMPLERS as SAMPLERS  # re-exported: its home before catalog
 from research.catan.chain import ChainError, ChainSettings, run_chains
 from research.catan.constraint_set import ConstraintSet
 from research.catan.constraints import OBJECTIVES
@@ -38,7 +39,6 @@ from research.catan.space import Space, enumerate_space, random_boards, terrain_
 from research.solve import Status, UnknownResult, compile_model, solve
 
 HANG_SECONDS = 60.0  # a solver run this long is taken to be stuck (see sample_solver)
-SAMPLERS = ("uniform", "rejection", "chain", "solver", "enumerate", "optimise")
 UNIFORM_METHODS = ("rejection", "enumeration", "mcmc")
 
 

@@ -1,0 +1,43 @@
+"""What the command line lists before anything heavy loads (no numpy, no solver): the names
+of the samplers, counting methods and objectives, the shipped constraint sets, and the counting
+budgets. The modules that implement them import these from here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+
+SAMPLERS = ("uniform", "rejection", "chain", "solver", "enumerate", "optimise")
+COUNT_METHODS = ("auto", "rejection", "depth-first", "importance")
+# research.catan.constraints.OBJECTIVES holds their definitions (a test checks the names agree)
+OBJECTIVE_NAMES = ("max-intersection-pips", "pip-spread", "resource-pip-spread")
+
+
+def shipped_sets() -> list[str]:
+    """Names of the constraint sets shipped with ludolab."""
+    folder = resources.files("research.catan") / "constraint_sets"
+    return sorted(
+        p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
+    )
+
+
+@dataclass(frozen=True)
+class CountSettings:
+    """Budgets of :func:`research.catan.counting.count_boards`.
+
+    ``pilot_draws`` / ``draws``: fair shuffles for the rejection estimate (used when the pilot
+    finds ``min_hits`` boards). ``quick_nodes``: search nodes for an exact count tried first;
+    ``list_nodes``: for one tried after the rejection pilot. Random descents for the
+    importance-sampling estimate come in batches of ``descents`` until ``min_descent_hits``
+    of them reached a board (at most ``max_descents``).
+    """
+
+    pilot_draws: int = 1_000_000
+    draws: int = 5_000_000
+    min_hits: int = 1000
+    quick_nodes: int = 200_000
+    list_nodes: int = 5_000_000
+    descents: int = 100_000
+    min_descent_hits: int = 1000
+    max_descents: int = 5_000_000
+    terrain_limit: int = 1_000_000
