@@ -333,7 +333,8 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     show = sub.add_parser("show", help="draw a board (PNG, SVG or PDF by the --out suffix)")
     show.add_argument(
         "board",
-        help="a board .json, or a .jsonl (the first board, or FILE:K for the K-th, 1-based)",
+        help="a board .json, or a .jsonl (its first board, or FILE:K for board K, counted "
+        "from 0 like every index in ludolab's tables)",
     )
     show.add_argument("--out", "-o", required=True)
     _add_force(show)
@@ -376,7 +377,9 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     cons_sub = cons.add_subparsers(metavar="ACTION")
     lst = cons_sub.add_parser("list", help="list constraints, their parameters, and sets")
     lst.set_defaults(run=_constraints_list)
-    shw = cons_sub.add_parser("show", help="show a constraint set and its MiniZinc model")
+    shw = cons_sub.add_parser(
+        "show", help="show a constraint set (Catan boards or Gallery deals), its MiniZinc model"
+    )
     shw.add_argument("set", metavar="NAME|FILE")
     shw.add_argument("--model", action="store_true", help="print the generated MiniZinc model")
     shw.set_defaults(run=_constraints_show)
@@ -977,11 +980,14 @@ def _show(args: argparse.Namespace) -> int:
 
     source, _, index = args.board.rpartition(":")
     if source and index.isdigit() and source.endswith(".jsonl"):
-        k = int(index)
+        k = int(index)  # 0-based, as the setup and game columns of every run table
         boards = list(iter_boards(source))
-        if not 1 <= k <= len(boards):
-            raise BoardError(f"{source}: asked for board {k}, the file holds {len(boards)}")
-        board = boards[k - 1]
+        if k >= len(boards):
+            raise BoardError(
+                f"{source}: asked for board {k} (0-based), the file holds {len(boards)}: "
+                f"0 to {len(boards) - 1}"
+            )
+        board = boards[k]
     else:
         board = read_board(args.board)
     path = render_board(board, args.out, title=args.title or f"board {board.id}")
@@ -990,30 +996,67 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _constraints_list(args: argparse.Namespace) -> int:
+    import textwrap
+
     from research.catan.constraint_set import load_constraint_set
     from research.catan.constraints import OBJECTIVES, REGISTRY
+    from research.gallery.deals import DEAL_CONSTRAINTS, load_deal_set, shipped_deal_sets
 
-    print('Constraints (use in a set\'s [[constraint]] table as name = "..."):\n')
+    def say(text: str, indent: str = "    ") -> None:
+        print(textwrap.fill(" ".join(text.split()), 96, initial_indent=indent,
+                            subsequent_indent=indent + "  "))
+
+    print("Catan board constraints (in a set's [[constraint]] table as name = \"...\"):\n")
     for name in sorted(REGISTRY):
         cls = REGISTRY[name]
         print(f"{name}  [reads {', '.join(sorted(cls.reads)) or 'what it fixes'}]")
-        print(f"    {cls.summary}")
+        say(cls.summary)
         for pname, p in cls.params.items():
             default = "none" if p.default is None else p.default
-            print(f"    - {pname} (default {default}): {p.doc}")
+            say(f"- {pname} (default {default}): {p.doc}")
     print('minizinc  [raw MiniZinc: code = "...", reads = [...]; solver samplers only]')
     print("\nObjectives (--sampler optimise --objective NAME):")
     for o in OBJECTIVES.values():
-        print(f"  {o.name}: {o.sense} {o.summary}")
-    print("\nShipped constraint sets (ludolab constraints show NAME):")
+        say(f"{o.name}: {o.sense} {o.summary}", "  ")
+    print("\nShipped Catan constraint sets (ludolab constraints show NAME):")
     for name in shipped_sets():
-        print(f"  {name}: {load_constraint_set(name).description.splitlines()[0][:90]}")
+        say(f"{name}: {load_constraint_set(name).description}", "  ")
+    print("\nMasters Gallery deal constraints (on the round-1 hands; ludolab generate gallery):\n")
+    for name in sorted(DEAL_CONSTRAINTS):
+        cls = DEAL_CONSTRAINTS[name]
+        print(name)
+        say(cls.summary)
+        for pname, p in cls.params.items():
+            say(f"- {pname} ({p.kind}, default {p.default}): {p.doc}")
+    print("\nShipped Masters Gallery deal sets (ludolab constraints show NAME):")
+    for name in shipped_deal_sets():
+        say(f"{name}: {load_deal_set(name).description or '(no description)'}", "  ")
     return 0
 
 
 def _constraints_show(args: argparse.Namespace) -> int:
     from research.catan.constraint_set import load_constraint_set
+    from research.gallery.deals import load_deal_set, shipped_deal_sets
 
+    if args.set in shipped_deal_sets() or _is_deal_set_file(args.set):
+        if args.model:
+            raise SimulationError(
+                f"--model: {args.set} is a Masters Gallery deal set; deal sets are sampled "
+                f"exactly or by rejection, without a MiniZinc model"
+            )
+        from research.gallery.deals import DealConstraintError
+
+        try:
+            dset = load_deal_set(args.set)
+        except DealConstraintError as exc:
+            raise SimulationError(str(exc)) from None
+        print(f"{dset.name}: {dset.description}".rstrip(": "))
+        for cname, values in dset.entries:
+            shown = ", ".join(f"{k}={v!r}" for k, v in values.items())
+            print(f"  - {cname}({shown})" if shown else f"  - {cname}")
+        if not dset.entries:
+            print("  (no constraints: a fair shuffle)")
+        return 0
     cset = load_constraint_set(args.set)
     print(cset.describe())
     if args.model:
@@ -1025,6 +1068,21 @@ def _constraints_show(args: argparse.Namespace) -> int:
             raise SimulationError(f"--model: {exc}") from None
         print("\n" + model)
     return 0
+
+
+def _is_deal_set_file(text: str) -> bool:
+    """A .toml file whose constraints are deal constraints (a Catan set file has Catan ones)."""
+    path = Path(text)
+    if path.suffix != ".toml" or not path.is_file():
+        return False
+    from research.gallery.deals import DEAL_CONSTRAINTS
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return False
+    names = [c.get("name") for c in data.get("constraint", []) if isinstance(c, dict)]
+    return bool(names) and all(n in DEAL_CONSTRAINTS for n in names)
 
 
 def _check_uniformity(args: argparse.Namespace) -> int:

@@ -61,12 +61,42 @@ def test_seed_96_layouts_from_the_cli(tmp_path):
     assert len({b.terrain for b in boards}) == 96
 
 
-def test_show_draws_a_board(tmp_path):
+def test_show_draws_a_board_counted_from_0(tmp_path, capsys):
     boards = tmp_path / "b.jsonl"
     main(["generate", "catan", "-c", "random", "-n", "3", "--out", str(boards)])
+    capsys.readouterr()
     png = tmp_path / "b.png"
     assert main(["show", f"{boards}:2", "--out", str(png)]) == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert list(iter_boards(boards))[2].id in capsys.readouterr().out  # the third board
+    assert main(["show", f"{boards}:3", "--out", str(tmp_path / "c.png")]) == 2
+    assert "0 to 2" in capsys.readouterr().err
+
+
+def test_constraints_list_shows_both_games_whole(capsys):
+    from research.catan.constraints import REGISTRY
+    from research.gallery.deals import DEAL_CONSTRAINTS, load_deal_set
+
+    assert main(["constraints", "list"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 100  # wrapped, not cut
+    starts = {line.split()[0] for line in lines if line and not line[0].isspace()}
+    assert set(REGISTRY) <= starts and set(DEAL_CONSTRAINTS) <= starts
+    flat = " ".join(out.split())
+    assert " ".join(load_deal_set("balanced-symbols").description.split()) in flat
+
+
+def test_constraints_show_takes_deal_sets_and_suggests_names(capsys):
+    assert main(["constraints", "show", "balanced-symbols"]) == 0
+    assert "balanced-symbols(tolerance=0, by='kind')" in capsys.readouterr().out
+    assert main(["constraints", "show", "balanced-symbols", "--model"]) == 2
+    assert "deal set" in capsys.readouterr().err
+    assert main(["constraints", "show", "balansed"]) == 2
+    assert "did you mean 'balanced'?" in capsys.readouterr().err
+    args = ["generate", "gallery", "--players", "4", "-c", "skewed-seat", "--out", "x.jsonl"]
+    assert main(args) == 2
+    assert "did you mean 'skewed-seat0'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

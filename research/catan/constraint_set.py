@@ -148,8 +148,17 @@ def load_constraint_set(
     else:
         shipped = resources.files("research.catan") / "constraint_sets" / f"{name_or_path}.toml"
         if not shipped.is_file():
+            from difflib import get_close_matches
+
+            from research.gallery.deals import shipped_deal_sets
+
+            deal_sets = shipped_deal_sets()
+            close = get_close_matches(str(name_or_path), [*shipped_sets(), *deal_sets], n=3)
+            hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
+            if str(name_or_path) in deal_sets:
+                hint = "that is a Masters Gallery deal set (ludolab generate gallery); "
             raise ConstraintSetError(
-                f"unknown constraint set {str(name_or_path)!r}; shipped sets: "
+                f"unknown constraint set {str(name_or_path)!r}; {hint}shipped sets: "
                 f"{', '.join(shipped_sets())}; or give a path to a .toml file"
             )
         text, source, default_name = (

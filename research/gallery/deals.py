@@ -561,8 +561,14 @@ def load_deal_set(name_or_path: str | Path) -> DealSet:
         names = [s.strip() for s in spec.split(",") if s.strip()]
         unknown = [s for s in names if s not in DEAL_CONSTRAINTS]
         if not names or unknown:
+            from difflib import get_close_matches
+
+            wrong = (unknown or [spec])[0]
+            known = list(dict.fromkeys([*shipped_deal_sets(), *DEAL_CONSTRAINTS]))
+            close = get_close_matches(wrong, known, n=3)
+            hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
             raise DealConstraintError(
-                f"unknown deal set or constraint {(unknown or [spec])[0]!r}; shipped deal sets: "
+                f"unknown deal set or constraint {wrong!r}; {hint}shipped deal sets: "
                 f"{', '.join(shipped_deal_sets()) or 'none'}; deal constraints: "
                 f"{', '.join(sorted(DEAL_CONSTRAINTS))}; or a path to a .toml file"
             )
