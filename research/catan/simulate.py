@@ -6,7 +6,6 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 import pyarrow as pa
-from scipy.stats import binomtest
 
 from envs.catan.agents import parse_agent_spec
 from envs.catan.board import Board
@@ -14,6 +13,7 @@ from envs.catan.engine import GameOptions
 from envs.catan.play import play_game
 from envs.catan.record import GameRecord
 from research import simulate as simulate_common
+from research.metrics.core import wilson_interval
 from research.simulate import game_seeds
 
 SCHEMA = "ludolab.catan.games/1"
@@ -84,10 +84,10 @@ def summarise(games: Sequence[GameRecord] | pa.Table) -> str:
         parts = []
         for seat in range(seats):
             wins = int((winner[finished] == seat).sum())
-            ci = binomtest(wins, n_finished).proportion_ci(method="wilson")
+            low, high = wilson_interval(wins, n_finished)
             parts.append(
                 f"seat {seat} ({agents[seat]}) {wins / n_finished:.1%} "
-                f"[{ci.low:.1%}, {ci.high:.1%}]"
+                f"[{low:.1%}, {high:.1%}]"
             )
         lines.append("  win rate (finished games, Wilson 95%): " + "; ".join(parts))
     spread = (final_vp.max(axis=1) - final_vp.min(axis=1)).mean()

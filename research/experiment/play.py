@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
@@ -20,8 +20,10 @@ from envs.catan.play import play_game as play_catan
 from envs.gallery.agents import parse_agent_spec as gallery_agent
 from envs.gallery.engine import GalleryOptions
 from envs.gallery.play import play_game as play_gallery
-from research.experiment.config import GameSpec
-from research.experiment.setups import Setup
+
+if TYPE_CHECKING:  # annotations only: a worker imports no experiment config machinery
+    from research.experiment.config import GameSpec
+    from research.experiment.setups import Setup
 
 # The plan's columns in each row, before the game record's own fields.
 SPEC_COLUMNS = (

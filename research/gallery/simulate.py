@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyarrow as pa
-from scipy.stats import binomtest
 
 from envs.gallery.agents import parse_agent_spec
 from envs.gallery.deal import Deal, shuffled_deal
@@ -14,6 +13,7 @@ from envs.gallery.engine import GalleryOptions
 from envs.gallery.play import play_game
 from envs.gallery.record import GalleryRecord
 from research import simulate as simulate_common
+from research.metrics.core import wilson_interval
 from research.simulate import game_seeds
 
 SCHEMA = "ludolab.gallery.games/1"
@@ -82,9 +82,9 @@ def summarise(games: Sequence[GalleryRecord] | pa.Table) -> str:
     parts = []
     for seat in range(seats):
         wins = sum(w == [seat] for w in winners)
-        ci = binomtest(wins, n).proportion_ci(method="wilson")
+        low, high = wilson_interval(wins, n)
         parts.append(
-            f"seat {seat} ({agents[seat]}) {wins / n:.1%} [{ci.low:.1%}, {ci.high:.1%}]"
+            f"seat {seat} ({agents[seat]}) {wins / n:.1%} [{low:.1%}, {high:.1%}]"
         )
     lines.append("  outright win rate (Wilson 95%): " + "; ".join(parts))
     ranked = -np.sort(-scores, axis=1)

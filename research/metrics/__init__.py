@@ -12,50 +12,49 @@ Modules: :mod:`.core` (scalar formulas on arrays), :mod:`.games` (tables), :mod:
 (name -> description, formula, unit). Balance, lead change, drama and decisiveness follow the
 Ludii system's Evaluation metrics (Ludeme/Ludii, ``Evaluation/src/metrics``), computed on the
 in-game score rather than on AI state evaluations; each function documents where it deviates.
+
+The names below load their module on first use (PEP 562), so importing the package stays
+cheap for a command that needs one of its light modules.
 """
 
-from research.metrics.core import (
-    balance,
-    chi_square_uniform,
-    decisiveness,
-    decisiveness_threshold,
-    drama,
-    gini,
-    lead_change,
-    lead_change_count,
-    score_spread,
-    wilson_interval,
-    winner_margin,
-    winner_trailing,
-)
-from research.metrics.games import (
-    board_feature_table,
-    condition_metrics,
-    games_frame,
-    per_game_metrics,
-    with_board_features,
-)
-from research.metrics.registry import METRICS, Metric, metrics_table
+from __future__ import annotations
 
-__all__ = [
-    "METRICS",
-    "Metric",
-    "balance",
-    "board_feature_table",
-    "chi_square_uniform",
-    "condition_metrics",
-    "decisiveness",
-    "decisiveness_threshold",
-    "drama",
-    "games_frame",
-    "gini",
-    "lead_change",
-    "lead_change_count",
-    "metrics_table",
-    "per_game_metrics",
-    "score_spread",
-    "wilson_interval",
-    "winner_margin",
-    "winner_trailing",
-    "with_board_features",
-]
+import importlib
+from typing import Any
+
+_HOME = {
+    "METRICS": "research.metrics.registry",
+    "Metric": "research.metrics.registry",
+    "balance": "research.metrics.core",
+    "board_feature_table": "research.metrics.games",
+    "chi_square_uniform": "research.metrics.core",
+    "condition_metrics": "research.metrics.games",
+    "decisiveness": "research.metrics.core",
+    "decisiveness_threshold": "research.metrics.core",
+    "drama": "research.metrics.core",
+    "games_frame": "research.metrics.games",
+    "gini": "research.metrics.core",
+    "lead_change": "research.metrics.core",
+    "lead_change_count": "research.metrics.core",
+    "metrics_table": "research.metrics.registry",
+    "per_game_metrics": "research.metrics.games",
+    "score_spread": "research.metrics.core",
+    "wilson_interval": "research.metrics.core",
+    "winner_margin": "research.metrics.core",
+    "winner_trailing": "research.metrics.core",
+    "with_board_features": "research.metrics.games",
+}
+
+__all__ = sorted(_HOME)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_HOME[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOME])

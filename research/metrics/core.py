@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.stats import chisquare, norm
 
 
 def _trajectory(scores: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
@@ -279,7 +278,9 @@ def wilson_interval(successes: float, n: float, confidence: float = 0.95) -> tup
     """
     if n <= 0:
         return float("nan"), float("nan")
-    z = float(norm.ppf(0.5 + confidence / 2))
+    from statistics import NormalDist  # scipy.stats would cost 0.5 s to import
+
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
     p = successes / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
@@ -309,6 +310,8 @@ def chi_square_uniform(wins: Sequence[float]) -> tuple[float, float]:
     o = np.asarray(wins, dtype=float)
     if o.size < 2 or o.sum() <= 0:
         return float("nan"), float("nan")
+    from scipy.stats import chisquare
+
     res = chisquare(o)
     return float(res.statistic), float(res.pvalue)
 
