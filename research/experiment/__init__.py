@@ -1,13 +1,11 @@
 """Experiments: configs that say which setups to compare and how (:mod:`.config`).
 
-The names below load their module on first use (PEP 562), so importing the package stays
-cheap for a command that needs one of its light modules.
+The names below load their module on first use (:mod:`research.lazy`).
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from research.lazy import lazy_exports
 
 _HOME = {
     "AgentLineup": "research.experiment.config",
@@ -32,14 +30,4 @@ _HOME = {
 
 __all__ = sorted(_HOME)
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_HOME[name]), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_HOME])
+__getattr__, __dir__ = lazy_exports(__name__, _HOME)

@@ -13,14 +13,12 @@ Modules: :mod:`.core` (scalar formulas on arrays), :mod:`.games` (tables), :mod:
 Ludii system's Evaluation metrics (Ludeme/Ludii, ``Evaluation/src/metrics``), computed on the
 in-game score rather than on AI state evaluations; each function documents where it deviates.
 
-The names below load their module on first use (PEP 562), so importing the package stays
-cheap for a command that needs one of its light modules.
+The names below load their module on first use (:mod:`research.lazy`).
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from research.lazy import lazy_exports
 
 _HOME = {
     "METRICS": "research.metrics.registry",
@@ -47,14 +45,4 @@ _HOME = {
 
 __all__ = sorted(_HOME)
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_HOME[name]), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_HOME])
+__getattr__, __dir__ = lazy_exports(__name__, _HOME)
