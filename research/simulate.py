@@ -14,14 +14,18 @@ import pyarrow as pa
 from research.files import write_parquet
 
 
-def game_seeds(master_seed: int, n: int) -> list[int]:
+def game_seeds(master_seed: int | Sequence[int], n: int) -> list[int]:
     """``n`` independent 63-bit game seeds spawned from ``master_seed`` (numpy SeedSequence).
 
     Game ``i`` gets the same seed — hence the same chance events — whatever the setups and
     agents, so two conditions run with one master seed are paired by common random numbers.
     """
-    children = np.random.SeedSequence(master_seed).spawn(n)
-    return [int(c.generate_state(1, np.uint64)[0] >> np.uint64(1)) for c in children]
+    return [seed_of(child) for child in np.random.SeedSequence(master_seed).spawn(n)]
+
+
+def seed_of(seq: np.random.SeedSequence) -> int:
+    """A 63-bit integer seed drawn from ``seq``."""
+    return int(seq.generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
 def split_agent_list(text: str) -> list[str]:
@@ -56,10 +60,10 @@ def write_table(table: pa.Table, path: str | Path) -> None:
     write_parquet(path, table)
 
 
-def game_seed(master_seed: int, i: int) -> int:
-    """``game_seeds(master_seed, n)[i]`` for any ``n > i``, without the list."""
-    child = np.random.SeedSequence(master_seed, spawn_key=(i,))
-    return int(child.generate_state(1, np.uint64)[0] >> np.uint64(1))
+def game_seed(entropy: int | Sequence[int], i: int) -> int:
+    """``game_seeds(entropy, n)[i]`` for any ``n > i``, without the list: child ``i`` of
+    ``SeedSequence(entropy)`` is ``SeedSequence(entropy, spawn_key=(i,))``."""
+    return seed_of(np.random.SeedSequence(entropy, spawn_key=(i,)))
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from envs.catan.agents import parse_agent_spec
 from envs.catan.board import Board
@@ -69,7 +70,7 @@ def summarise(games: Sequence[GameRecord] | pa.Table) -> str:
     rounds = games.column("rounds").to_numpy()
     truncated = games.column("truncated").to_numpy(zero_copy_only=False)
     winner = games.column("winner").to_pandas().to_numpy(dtype=float, na_value=np.nan)
-    final_vp = np.vstack(games.column("final_vp").to_numpy(zero_copy_only=False)).astype(float)
+    final_vp = np.asarray(pc.list_flatten(games.column("final_vp")), dtype=float).reshape(n, -1)
     agents = games.column("agents")[0].as_py()
     seats = final_vp.shape[1]
     finished = ~truncated

@@ -136,7 +136,7 @@ from research.metrics.registry import (
     GAME_METRICS,
     METRICS,
 )
-from research.simulate import game_seeds
+from research.simulate import game_seed, game_seeds, seed_of
 from research.stats.multiple import CORRECTIONS
 
 SCHEMA = "ludolab.experiment/1"
@@ -1199,20 +1199,16 @@ def _name_key(tag: str, name: str) -> int:
     return int.from_bytes(hashlib.sha256(f"{tag}:{name}".encode()).digest()[:8], "big")
 
 
-def _seed_of(seq: np.random.SeedSequence) -> int:
-    return int(seq.generate_state(1, np.uint64)[0] >> np.uint64(1))
-
-
 def setup_seed(config: ExperimentConfig, condition: str) -> int:
     """The seed for generating ``condition``'s setups (boards / deals): a 63-bit integer from
     ``SeedSequence([config.seed, key("setups", condition)])``."""
-    return _seed_of(np.random.SeedSequence([config.seed, _name_key("setups", condition)]))
+    return seed_of(np.random.SeedSequence([config.seed, _name_key("setups", condition)]))
 
 
-def _slot_seed_root(config: ExperimentConfig, condition: str) -> list[int]:
+def _slot_entropy(config: ExperimentConfig, condition: str) -> int | list[int]:
     """The entropy whose spawned children seed ``condition``'s slots (module docstring)."""
     if config.comparisons.paired:
-        return [config.seed]
+        return config.seed
     return [config.seed, _name_key("games", condition)]
 
 
@@ -1220,19 +1216,13 @@ def slot_seed(config: ExperimentConfig, condition: str, slot: int) -> int:
     """Game seed of one slot of ``condition``: child ``slot`` of the condition's seed sequence
     (``SeedSequence(entropy).spawn(n)[slot]`` is ``SeedSequence(entropy, spawn_key=(slot,))``,
     so no list of every slot's seed is needed)."""
-    root = _slot_seed_root(config, condition)
-    entropy = root[0] if len(root) == 1 else root
-    return _seed_of(np.random.SeedSequence(entropy, spawn_key=(slot,)))
+    return game_seed(_slot_entropy(config, condition), slot)
 
 
 def condition_game_seeds(config: ExperimentConfig, condition: str) -> list[int]:
     """Game seed of every slot of ``condition`` (module docstring: the same for all conditions
     when paired)."""
-    n = config.slots
-    if config.comparisons.paired:
-        return game_seeds(config.seed, n)
-    root = np.random.SeedSequence(_slot_seed_root(config, condition))
-    return [_seed_of(child) for child in root.spawn(n)]
+    return game_seeds(_slot_entropy(config, condition), config.slots)
 
 
 class GamePlan:

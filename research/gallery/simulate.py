@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from envs.gallery.agents import parse_agent_spec
 from envs.gallery.deal import Deal, shuffled_deal
@@ -67,13 +68,21 @@ def summarise(games: Sequence[GalleryRecord] | pa.Table) -> str:
     if not isinstance(games, pa.Table):
         games = records_table(games)
     n = games.num_rows
-    turns = np.array([sum(t) for t in games.column("turns_per_round").to_pylist()], dtype=float)
-    winners = games.column("winners").to_pylist()
+    per_round = games.column("turns_per_round").combine_chunks()
+    turns = np.bincount(
+        np.asarray(pc.list_parent_indices(per_round)),
+        weights=np.asarray(pc.list_flatten(per_round), dtype=float),
+        minlength=n,
+    )
+    winners = games.column("winners").combine_chunks()
+    n_winners = np.asarray(pc.list_value_length(winners))
+    winner_seats = np.asarray(pc.list_flatten(winners))
+    outright = winner_seats[n_winners[np.asarray(pc.list_parent_indices(winners))] == 1]
     n_actions = games.column("n_actions").to_numpy()
-    scores = np.vstack(games.column("final_scores").to_numpy(zero_copy_only=False)).astype(float)
+    scores = np.asarray(pc.list_flatten(games.column("final_scores")), dtype=float).reshape(n, -1)
     agents = games.column("agents")[0].as_py()
     seats = scores.shape[1]
-    shared = sum(len(w) > 1 for w in winners)
+    shared = int((n_winners > 1).sum())
     lines = [
         f"  games {n}: won outright {n - shared}, shared wins {shared}",
         f"  turns per game: mean {turns.mean():.1f}, median {np.median(turns):g}, "
@@ -81,7 +90,7 @@ def summarise(games: Sequence[GalleryRecord] | pa.Table) -> str:
     ]
     parts = []
     for seat in range(seats):
-        wins = sum(w == [seat] for w in winners)
+        wins = int((outright == seat).sum())
         low, high = wilson_interval(wins, n)
         parts.append(
             f"seat {seat} ({agents[seat]}) {wins / n:.1%} [{low:.1%}, {high:.1%}]"
