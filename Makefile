@@ -62,7 +62,7 @@ $(STAMP): pyproject.toml setup.py $(wildcard envs/catan/*.py envs/catan/agents/*
 	@touch $(STAMP)
 
 lint: setup
-	$(BIN)/ruff check research envs tests benchmarks setup.py
+	$(BIN)/ruff check ludolab research envs tests benchmarks setup.py
 
 bench: setup
 	$(BIN)/python benchmarks/generate_boards.py

@@ -38,9 +38,9 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from research.experiment.plan import plan_experiment  # noqa: E402
-from research.experiment.runner import run_experiment  # noqa: E402
-from research.stats.multiple import adjust_pvalues  # noqa: E402
+from ludolab.research.experiment.plan import plan_experiment  # noqa: E402
+from ludolab.research.experiment.runner import run_experiment  # noqa: E402
+from ludolab.research.stats.multiple import adjust_pvalues  # noqa: E402
 
 
 def with_seed(text: str, seed: int) -> str:

@@ -25,9 +25,9 @@ import platform  # noqa: E402
 import time  # noqa: E402
 from datetime import UTC, datetime  # noqa: E402
 
-from research.puzzles.sudoku.classify import classify  # noqa: E402
-from research.puzzles.sudoku.generate import NODE_LIMITS, generate_puzzles  # noqa: E402
-from research.puzzles.sudoku.propagate import LEVELS, TAGS  # noqa: E402
+from ludolab.research.puzzles.sudoku.classify import classify  # noqa: E402
+from ludolab.research.puzzles.sudoku.generate import NODE_LIMITS, generate_puzzles  # noqa: E402
+from ludolab.research.puzzles.sudoku.propagate import LEVELS, TAGS  # noqa: E402
 
 TARGET = 1000 / 60.0  # 9x9 puzzles classified per CPU-second
 

@@ -67,21 +67,21 @@ WORKLOADS = (
 
 def engine_rate(game: str, agent: str, n: int) -> float:
     """Games per CPU-second of the bare play loop (fair boards / deals, fresh agents)."""
-    from research.simulate import game_seed
+    from ludolab.research.simulate import game_seed
 
     if game == "catan":
-        from envs.catan.agents import parse_agent_spec
-        from envs.catan.play import play_game
-        from research.catan.samplers import fair_board
+        from ludolab.envs.catan.agents import parse_agent_spec
+        from ludolab.envs.catan.play import play_game
+        from ludolab.research.catan.samplers import fair_board
 
         board = fair_board(1)
 
         def setup(seed: int):  # noqa: ANN202
             return board
     else:
-        from envs.gallery.agents import parse_agent_spec  # type: ignore[assignment]
-        from envs.gallery.deal import shuffled_deal
-        from envs.gallery.play import play_game  # type: ignore[assignment]
+        from ludolab.envs.gallery.agents import parse_agent_spec  # type: ignore[assignment]
+        from ludolab.envs.gallery.deal import shuffled_deal
+        from ludolab.envs.gallery.play import play_game  # type: ignore[assignment]
 
         def setup(seed: int):  # noqa: ANN202
             return shuffled_deal(4, seed)

@@ -1,7 +1,7 @@
 """Boards per second for `official` and `balanced`: rejection, the solver samplers, the naive way.
 
 One run prints a table: for each constraint set, the samplers of
-`research.catan.generate.generate_boards` this benchmark was made for (rejection, solver,
+`ludolab.research.catan.generate.generate_boards` this benchmark was made for (rejection, solver,
 enumerate, optimise; the uniform sampler's chains are measured by `sample_uniform.py`) and the
 naive way (one `minizinc` Python package call per board, the MiniZinc front end paid per board),
 the boards made, the wall-clock seconds, boards per second and the ratio to the naive way for
@@ -44,11 +44,11 @@ from datetime import timedelta  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from research.catan.constraint_set import load_constraint_set  # noqa: E402
-from research.catan.generate import generate_boards  # noqa: E402
-from research.catan.model import board_model  # noqa: E402
-from research.catan.samplers import SamplingError  # noqa: E402
-from research.solve import SolveError, find_toolchain, gecode_seed  # noqa: E402
+from ludolab.research.catan.constraint_set import load_constraint_set  # noqa: E402
+from ludolab.research.catan.generate import generate_boards  # noqa: E402
+from ludolab.research.catan.model import board_model  # noqa: E402
+from ludolab.research.catan.samplers import SamplingError  # noqa: E402
+from ludolab.research.solve import SolveError, find_toolchain, gecode_seed  # noqa: E402
 
 SETS = ("official", "balanced")
 TARGET_SET = "official"
@@ -149,7 +149,7 @@ def measure_naive(
     """One fresh `minizinc` Python package call per board: the front end runs every time.
 
     Same model text (`board_model(cset, search="random")`), same solver, and the same include
-    directory `research.solve` adds on this toolchain, so the FlatZinc is the one the solver
+    directory `ludolab.research.solve` adds on this toolchain, so the FlatZinc is the one the solver
     sampler reuses; only the per-board front end differs. Looking up the solver happens once,
     outside the timing, and the naive boards are neither completed (harbours) nor checked:
     both favour the naive way, so the ratios are if anything understated.

@@ -28,10 +28,10 @@ import time  # noqa: E402
 import traceback  # noqa: E402
 from datetime import UTC, datetime  # noqa: E402
 
-from research.puzzles.knights.board import tour_problems  # noqa: E402
-from research.puzzles.knights.minizinc import SEARCHES, minizinc_tour  # noqa: E402
-from research.puzzles.knights.result import TourNotFound  # noqa: E402
-from research.puzzles.knights.warnsdorff import warnsdorff_tour  # noqa: E402
+from ludolab.research.puzzles.knights.board import tour_problems  # noqa: E402
+from ludolab.research.puzzles.knights.minizinc import SEARCHES, minizinc_tour  # noqa: E402
+from ludolab.research.puzzles.knights.result import TourNotFound  # noqa: E402
+from ludolab.research.puzzles.knights.warnsdorff import warnsdorff_tour  # noqa: E402
 
 TARGET = 1.0  # seconds per closed tour, every even n in 6..200
 

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import psutil
 
-from research.experiment.store import file_sha256
+from ludolab.research.experiment.store import file_sha256
 
 ROOT = Path(__file__).resolve().parent.parent
 LUDOLAB = [str(Path(sys.executable).parent / "ludolab")]

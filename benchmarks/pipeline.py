@@ -22,8 +22,8 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from research.experiment.report import analyse_run
-from research.experiment.runner import run_experiment
+from ludolab.research.experiment.report import analyse_run
+from ludolab.research.experiment.runner import run_experiment
 
 TARGET_SECONDS = 300.0  # 10,000 games, generation included, 2 cores
 TARGET_GAMES = 10_000

@@ -18,8 +18,8 @@ be listed, agreement with exact rejection where rejection runs. Pinned to one co
    consecutive listed boards (at least 10 expected draws per cell).
 3. **Features.** The Markov chains forced on sets where exact rejection also runs (official;
    no-equal-resources-adjacent, about 0.04% of fair shuffles): the 35 board features of
-   research.catan.features, chains against rejection, two-sample Kolmogorov-Smirnov tests with
-   Holm's correction over the features (statsmodels); and the solver against rejection on
+   ludolab.research.catan.features, chains against rejection, two-sample Kolmogorov-Smirnov tests
+   with Holm's correction over the features (statsmodels); and the solver against rejection on
    official, which must differ (the difference the issue found).
 
 Figures, not asserts: the script never fails on time; it prints OK / MISS beside each target.
@@ -44,14 +44,14 @@ import pandas as pd  # noqa: E402
 from scipy.stats import chisquare, ks_2samp  # noqa: E402
 from statsmodels.stats.multitest import multipletests  # noqa: E402
 
-from research.catan.constraint_set import (  # noqa: E402
+from ludolab.research.catan.constraint_set import (  # noqa: E402
     ConstraintSet,
     load_constraint_set,
     parse_constraint_set,
 )
-from research.catan.features import board_features  # noqa: E402
-from research.catan.generate import generate_boards  # noqa: E402
-from research.catan.space import Space, cache_folder, enumerate_space  # noqa: E402
+from ludolab.research.catan.features import board_features  # noqa: E402
+from ludolab.research.catan.generate import generate_boards  # noqa: E402
+from ludolab.research.catan.space import Space, cache_folder, enumerate_space  # noqa: E402
 
 SEED_TERRAIN = [
     "desert", "lumber", "wool", "brick", "grain", "ore", "lumber", "ore", "wool", "brick",

@@ -95,11 +95,11 @@ PAIRS: tuple[tuple[str, str], ...] = (
 def import_ludolab() -> SimpleNamespace:
     """ludolab's engine API, or ImportError with a message that says what is missing."""
     try:
-        import envs
-        from envs.catan.agents import make_agent
-        from envs.catan.engine import GameOptions
-        from envs.catan.play import play_game
-        from research.catan.samplers import fair_board
+        import ludolab.envs
+        from ludolab.envs.catan.agents import make_agent
+        from ludolab.envs.catan.engine import GameOptions
+        from ludolab.envs.catan.play import play_game
+        from ludolab.research.catan.samplers import fair_board
     except ImportError as err:
         raise ImportError(
             f"ludolab's Catan engine is not importable: {err}. Run `make setup` first, or "
@@ -110,7 +110,7 @@ def import_ludolab() -> SimpleNamespace:
         play_game=play_game,
         make_agent=make_agent,
         fair_board=fair_board,
-        engine=envs.COMPILED.describe(),
+        engine=ludolab.envs.COMPILED.describe(),
     )
 
 

@@ -21,9 +21,9 @@ import platform  # noqa: E402
 import time  # noqa: E402
 from datetime import UTC, datetime  # noqa: E402
 
-from envs.gallery.agents import AGENTS, make_agent  # noqa: E402
-from envs.gallery.deal import shuffled_deal  # noqa: E402
-from envs.gallery.play import play_game  # noqa: E402
+from ludolab.envs.gallery.agents import AGENTS, make_agent  # noqa: E402
+from ludolab.envs.gallery.deal import shuffled_deal  # noqa: E402
+from ludolab.envs.gallery.play import play_game  # noqa: E402
 
 TARGET = 1000.0  # two-player random games per CPU-second
 

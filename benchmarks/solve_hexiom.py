@@ -30,7 +30,7 @@ from importlib.metadata import version  # noqa: E402
 
 from pysat.card import EncType  # noqa: E402
 
-from research.puzzles.hexiom import (  # noqa: E402
+from ludolab.research.puzzles.hexiom import (  # noqa: E402
     N_LEVELS,
     Level,
     allowed_symmetries,
@@ -38,7 +38,7 @@ from research.puzzles.hexiom import (  # noqa: E402
     solve_level,
     verify,
 )
-from research.puzzles.hexiom.sat import (  # noqa: E402
+from ludolab.research.puzzles.hexiom.sat import (  # noqa: E402
     DEFAULT_CARD,
     DEFAULT_SOLVER,
     SAT_SOLVERS,

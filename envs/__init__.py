@@ -2,9 +2,9 @@
 or plotting code.
 
 Importing the package first decides whether the compiled copies of the hot modules may run (see
-:mod:`envs.compiled`): ``envs.COMPILED.describe()`` says what runs.
+:mod:`ludolab.envs.compiled`): ``ludolab.envs.COMPILED.describe()`` says what runs.
 """
 
-from envs.compiled import activate as _activate
+from ludolab.envs.compiled import activate as _activate
 
-COMPILED = _activate()
+COMPILED = _activate(package=__name__)

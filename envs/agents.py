@@ -54,7 +54,7 @@ def play_out(
 ) -> None:
     """Reset seat ``i``'s agent with (``i``, ``seed``), then let the agents decide until the
     game is over (the fast path: no observation encoding). Catan has its own, compiled copy
-    (:func:`envs.catan.play.play_out`)."""
+    (:func:`ludolab.envs.catan.play.play_out`)."""
     seed = operator.index(seed)  # numpy's integers too: compiled agents take exactly an int
     for seat, agent in enumerate(agents):
         agent.reset(seat, seed)

@@ -47,18 +47,19 @@ class CompiledState:
         return f"Python source ({self.note})"
 
 
-def _module_name(path: Path, root: Path) -> str:
-    return ".".join((root.name, *path.relative_to(root).with_suffix("").parts))
+def _module_name(path: Path, root: Path, package: str) -> str:
+    return ".".join((package, *path.relative_to(root).with_suffix("").parts))
 
 
-def find_extensions(root: Path) -> dict[str, Path]:
-    """Compiled modules under package ``root``: module name -> the Python source beside it."""
+def find_extensions(root: Path, package: str | None = None) -> dict[str, Path]:
+    """Compiled modules under the folder ``root`` of the package named ``package`` (by default
+    the folder's name; ``ludolab.envs`` for envs/): module name -> the Python source beside it."""
     found: dict[str, Path] = {}
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:  # what this interpreter would load
         for extension in root.rglob(f"*{suffix}"):
             source = extension.with_name(extension.name[: -len(suffix)] + ".py")
             if source.exists():
-                found[_module_name(source, root)] = source
+                found[_module_name(source, root, package or root.name)] = source
     return found
 
 
@@ -101,11 +102,16 @@ class _SourceFinder(importlib.abc.MetaPathFinder):
         return None if source is None else importlib.util.spec_from_file_location(fullname, source)
 
 
-def activate(root: Path = PACKAGE_ROOT, environ: Mapping[str, str] = os.environ) -> CompiledState:
-    """Decide what runs for the package at ``root``, and make imports follow: when the source
-    must run, a finder that prefers it goes first on ``sys.meta_path``. Call before any compiled
-    module is imported (``envs/__init__.py`` does)."""
-    extensions = find_extensions(root)
+def activate(
+    root: Path = PACKAGE_ROOT,
+    package: str | None = None,
+    environ: Mapping[str, str] = os.environ,
+) -> CompiledState:
+    """Decide what runs for the package named ``package`` (see :func:`find_extensions`) at
+    ``root``, and make imports follow: when the source must run, a finder that prefers it goes
+    first on ``sys.meta_path``. Call before any compiled module is imported (``envs/__init__.py``
+    does)."""
+    extensions = find_extensions(root, package)
     if not extensions:
         return CompiledState((), "not compiled")
     if environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):

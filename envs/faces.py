@@ -32,7 +32,7 @@ from gymnasium.error import ResetNeeded
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from envs.rules import as_action
+from ludolab.envs.rules import as_action
 
 SEED_BOUND = 2**63  # game seeds are drawn from [0, 2**63)
 

@@ -1,8 +1,8 @@
 """What every rules engine shares: its two errors, reading an action, the illegal-action message.
 
 Each engine re-exports ``IllegalActionError`` and ``InvariantError``, so
-``envs.catan.engine.IllegalActionError`` and ``envs.gallery.engine.IllegalActionError`` are
-this one class.
+``ludolab.envs.catan.engine.IllegalActionError`` and
+``ludolab.envs.gallery.engine.IllegalActionError`` are this one class.
 """
 
 from __future__ import annotations

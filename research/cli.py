@@ -17,14 +17,14 @@ from typing import Any
 
 # Only what building the parser needs is imported here (no numpy, pandas or solver): the
 # library loads inside the subcommand that uses it, so `ludolab --help` starts at once.
-from research.catan.catalog import (
+from ludolab.research.catan.catalog import (
     COUNT_METHODS,
     OBJECTIVE_NAMES,
     SAMPLERS,
     CountSettings,
     shipped_sets,
 )
-from research.cli_types import check_fits, seconds, seed
+from ludolab.research.cli_types import check_fits, seconds, seed
 
 
 class SimulationError(ValueError):
@@ -34,15 +34,15 @@ class SimulationError(ValueError):
 # The exceptions a user can cause and fix (one line and exit 2, never a traceback), by module:
 # a class whose module is not loaded cannot have been raised, so nothing is imported to check.
 USER_ERRORS = (
-    ("envs.catan.board", "BoardError"),
-    ("envs.catan.topology", "LayoutError"),
-    ("research.catan.constraint_set", "ConstraintSetError"),
-    ("research.catan.constraints", "ConstraintError"),
-    ("research.catan.samplers", "SamplingError"),
-    ("research.experiment.config", "ConfigError"),
-    ("research.experiment.store", "RunError"),
-    ("research.puzzles", "PuzzleError"),
-    ("research.solve", "SolveError"),
+    ("ludolab.envs.catan.board", "BoardError"),
+    ("ludolab.envs.catan.topology", "LayoutError"),
+    ("ludolab.research.catan.constraint_set", "ConstraintSetError"),
+    ("ludolab.research.catan.constraints", "ConstraintError"),
+    ("ludolab.research.catan.samplers", "SamplingError"),
+    ("ludolab.research.experiment.config", "ConfigError"),
+    ("ludolab.research.experiment.store", "RunError"),
+    ("ludolab.research.puzzles", "PuzzleError"),
+    ("ludolab.research.solve", "SolveError"),
 )
 
 
@@ -497,7 +497,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         if name != chosen:  # listed by `ludolab puzzle --help`; its options load with it
             puzzle_sub.add_parser(name, help=help_text)
             continue
-        module = importlib.import_module(f"research.puzzles.{name}.cli")
+        module = importlib.import_module(f"ludolab.research.puzzles.{name}.cli")
         sp = puzzle_sub.add_parser(name, help=help_text, description=module.__doc__)
         module.add_arguments(sp)
         sp.set_defaults(run=module.run)
@@ -515,7 +515,7 @@ PUZZLES = {
 
 
 def _parse_params(items: list[str]) -> dict:
-    from research.catan.constraint_set import ConstraintSetError
+    from ludolab.research.catan.constraint_set import ConstraintSetError
 
     out = {}
     for item in items:
@@ -533,13 +533,13 @@ def _parse_params(items: list[str]) -> dict:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from research.experiment.config import ConfigError
-    from research.experiment.runner import run_experiment
-    from research.experiment.store import new_run_id
+    from ludolab.research.experiment.config import ConfigError
+    from ludolab.research.experiment.runner import run_experiment
+    from ludolab.research.experiment.store import new_run_id
 
     if _config_game(args.config) == "sudoku":  # a puzzle study, not a game experiment
-        from research.experiment.store import folder_name
-        from research.puzzles.sudoku.study import load_study, run_study
+        from ludolab.research.experiment.store import folder_name
+        from ludolab.research.puzzles.sudoku.study import load_study, run_study
 
         given = [
             flag
@@ -588,7 +588,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _plan(args: argparse.Namespace) -> int:
-    from research.experiment.config import ConfigError
+    from ludolab.research.experiment.config import ConfigError
 
     for name in ("workers", "pilot_setups", "pilot_games"):
         if getattr(args, name) < 1:
@@ -601,7 +601,7 @@ def _plan(args: argparse.Namespace) -> int:
 def _print_plan(
     config: str, overrides: list[str], workers: int, pilot_setups: int, pilot_games: int
 ) -> int:
-    from research.experiment.plan import plan_experiment, plan_text
+    from ludolab.research.experiment.plan import plan_experiment, plan_text
 
     print(f"running a pilot of {config} ...", file=sys.stderr, flush=True)
     plan = plan_experiment(
@@ -616,8 +616,8 @@ def _print_plan(
 
 
 def _metrics(args: argparse.Namespace) -> int:
-    from research.metrics.registry import metrics_table
-    from research.stats import to_markdown
+    from ludolab.research.metrics.registry import metrics_table
+    from ludolab.research.stats import to_markdown
 
     print(to_markdown(metrics_table().reset_index()), end="")
     return 0
@@ -633,7 +633,7 @@ def _config_game(path: str) -> object:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from research.experiment.analysis import analyse, load_run, summary_lines, write_tables
+    from ludolab.research.experiment.analysis import analyse, load_run, summary_lines, write_tables
 
     analysis = analyse(load_run(args.run_dir))
     files = write_tables(analysis)
@@ -643,8 +643,8 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _plot(args: argparse.Namespace) -> int:
-    from research.experiment.analysis import condition_table, load_run
-    from research.experiment.figures import plot_run
+    from ludolab.research.experiment.analysis import condition_table, load_run
+    from ludolab.research.experiment.figures import plot_run
 
     data = load_run(args.run_dir)
     figures = plot_run(data, condition_table(data))
@@ -654,23 +654,23 @@ def _plot(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from research.experiment.report import analyse_run
+    from ludolab.research.experiment.report import analyse_run
 
     print(f"report: {analyse_run(args.run_dir)}")
     return 0
 
 
 def _magic_square(args: argparse.Namespace) -> int:
-    from research.solve.magic_square import run_magic_square_cli
+    from ludolab.research.solve.magic_square import run_magic_square_cli
 
     print(run_magic_square_cli(args.all, args.stats, args.break_symmetry))
     return 0
 
 
 def _generate_catan(args: argparse.Namespace) -> int:
-    from envs.catan.board import write_boards
-    from research.catan.constraint_set import load_constraint_set
-    from research.catan.generate import generate_boards
+    from ludolab.envs.catan.board import write_boards
+    from ludolab.research.catan.constraint_set import load_constraint_set
+    from ludolab.research.catan.generate import generate_boards
 
     out = Path(args.out)
     if not out.parent.is_dir():
@@ -689,7 +689,7 @@ def _generate_catan(args: argparse.Namespace) -> int:
     print(f"{count} boards for {cset.label} ({args.sampler} sampler, seed {args.seed}) -> {out}")
     print(_report_lines(report, count))
     if args.pictures:
-        from research.plots.board import render_board
+        from ludolab.research.plots.board import render_board
 
         folder = Path(args.pictures)
         folder.mkdir(parents=True, exist_ok=True)
@@ -702,8 +702,8 @@ def _generate_catan(args: argparse.Namespace) -> int:
 def _count(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from research.catan.constraint_set import load_constraint_set
-    from research.catan.counting import count_boards
+    from ludolab.research.catan.constraint_set import load_constraint_set
+    from ludolab.research.catan.counting import count_boards
 
     for name in ("draws", "list_nodes", "max_descents"):
         if getattr(args, name) < 1:
@@ -722,12 +722,12 @@ def _count(args: argparse.Namespace) -> int:
 def _simulate_catan(args: argparse.Namespace) -> int:
     import pyarrow.parquet as pq
 
-    from envs.catan.agents import parse_agent_spec
-    from envs.catan.board import BoardError, iter_boards, read_board
-    from envs.catan.engine import GameOptions
-    from research.catan.samplers import fair_board
-    from research.catan.simulate import SCHEMA, SUMMARY_COLUMNS, summarise
-    from research.simulate import split_agent_list
+    from ludolab.envs.catan.agents import parse_agent_spec
+    from ludolab.envs.catan.board import BoardError, iter_boards, read_board
+    from ludolab.envs.catan.engine import GameOptions
+    from ludolab.research.catan.samplers import fair_board
+    from ludolab.research.catan.simulate import SCHEMA, SUMMARY_COLUMNS, summarise
+    from ludolab.research.simulate import split_agent_list
 
     out = _parquet_out(args.out)
     _check_batches(args)
@@ -773,11 +773,11 @@ def _simulate_catan(args: argparse.Namespace) -> int:
 def _simulate_gallery(args: argparse.Namespace) -> int:
     import pyarrow.parquet as pq
 
-    from envs.gallery.agents import parse_agent_spec
-    from envs.gallery.deal import DealError, iter_deals, read_deal
-    from envs.gallery.engine import GalleryOptions
-    from research.gallery.simulate import SCHEMA, SUMMARY_COLUMNS, summarise
-    from research.simulate import split_agent_list
+    from ludolab.envs.gallery.agents import parse_agent_spec
+    from ludolab.envs.gallery.deal import DealError, iter_deals, read_deal
+    from ludolab.envs.gallery.engine import GalleryOptions
+    from ludolab.research.gallery.simulate import SCHEMA, SUMMARY_COLUMNS, summarise
+    from ludolab.research.simulate import split_agent_list
 
     out = _parquet_out(args.out)
     _check_batches(args)
@@ -853,8 +853,8 @@ def _simulate(
     """Play the games in batches into ``out``; the seconds it took."""
     import time
 
-    from research.simulate import batch_tasks
-    from research.simulate_file import SimulationStopped, request_key, simulate_to_file
+    from ludolab.research.simulate import batch_tasks
+    from ludolab.research.simulate_file import SimulationStopped, request_key, simulate_to_file
 
     ids = None if setups is None else [s.id for s in setups]
     key = request_key(
@@ -880,7 +880,7 @@ def _simulate(
 
 
 def _generate_gallery(args: argparse.Namespace) -> int:
-    from research.gallery.deals import (
+    from ludolab.research.gallery.deals import (
         DealConstraintError,
         DealSamplingError,
         stream_deals,
@@ -908,8 +908,8 @@ def _generate_gallery(args: argparse.Namespace) -> int:
 
 
 def _exhibits(args: argparse.Namespace) -> int:
-    from research.gallery.exhibits import ExhibitRules, solve_exhibits, to_play_sequence
-    from research.gallery.replay import replay_in_engine
+    from ludolab.research.gallery.exhibits import ExhibitRules, solve_exhibits, to_play_sequence
+    from ludolab.research.gallery.replay import replay_in_engine
 
     if not 2 <= args.players <= 5:
         raise SimulationError(f"--players must be 2..5, got {args.players}")
@@ -975,8 +975,8 @@ def _report_lines(report, count: int) -> str:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from envs.catan.board import BoardError, iter_boards, read_board
-    from research.plots.board import render_board
+    from ludolab.envs.catan.board import BoardError, iter_boards, read_board
+    from ludolab.research.plots.board import render_board
 
     source, _, index = args.board.rpartition(":")
     if source and index.isdigit() and source.endswith(".jsonl"):
@@ -998,9 +998,9 @@ def _show(args: argparse.Namespace) -> int:
 def _constraints_list(args: argparse.Namespace) -> int:
     import textwrap
 
-    from research.catan.constraint_set import load_constraint_set
-    from research.catan.constraints import OBJECTIVES, REGISTRY
-    from research.gallery.deals import DEAL_CONSTRAINTS, load_deal_set, shipped_deal_sets
+    from ludolab.research.catan.constraint_set import load_constraint_set
+    from ludolab.research.catan.constraints import OBJECTIVES, REGISTRY
+    from ludolab.research.gallery.deals import DEAL_CONSTRAINTS, load_deal_set, shipped_deal_sets
 
     def say(text: str, indent: str = "    ") -> None:
         print(textwrap.fill(" ".join(text.split()), 96, initial_indent=indent,
@@ -1035,8 +1035,8 @@ def _constraints_list(args: argparse.Namespace) -> int:
 
 
 def _constraints_show(args: argparse.Namespace) -> int:
-    from research.catan.constraint_set import load_constraint_set
-    from research.gallery.deals import load_deal_set, shipped_deal_sets
+    from ludolab.research.catan.constraint_set import load_constraint_set
+    from ludolab.research.gallery.deals import load_deal_set, shipped_deal_sets
 
     if args.set in shipped_deal_sets() or _is_deal_set_file(args.set):
         if args.model:
@@ -1044,7 +1044,7 @@ def _constraints_show(args: argparse.Namespace) -> int:
                 f"--model: {args.set} is a Masters Gallery deal set; deal sets are sampled "
                 f"exactly or by rejection, without a MiniZinc model"
             )
-        from research.gallery.deals import DealConstraintError
+        from ludolab.research.gallery.deals import DealConstraintError
 
         try:
             dset = load_deal_set(args.set)
@@ -1060,7 +1060,7 @@ def _constraints_show(args: argparse.Namespace) -> int:
     cset = load_constraint_set(args.set)
     print(cset.describe())
     if args.model:
-        from research.catan.model import SEARCH_DEFAULT, board_model
+        from ludolab.research.catan.model import SEARCH_DEFAULT, board_model
 
         try:
             model = board_model(cset, search=SEARCH_DEFAULT)
@@ -1075,7 +1075,7 @@ def _is_deal_set_file(text: str) -> bool:
     path = Path(text)
     if path.suffix != ".toml" or not path.is_file():
         return False
-    from research.gallery.deals import DEAL_CONSTRAINTS
+    from ludolab.research.gallery.deals import DEAL_CONSTRAINTS
 
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -1086,8 +1086,8 @@ def _is_deal_set_file(text: str) -> bool:
 
 
 def _check_uniformity(args: argparse.Namespace) -> int:
-    from research.catan.constraint_set import load_constraint_set
-    from research.catan.uniformity import check_uniformity
+    from ludolab.research.catan.constraint_set import load_constraint_set
+    from ludolab.research.catan.uniformity import check_uniformity
 
     result = check_uniformity(
         load_constraint_set(args.constraints),

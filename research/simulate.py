@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from research.files import write_parquet
+from ludolab.research.files import write_parquet
 
 
 def game_seeds(master_seed: int | Sequence[int], n: int) -> list[int]:
@@ -129,12 +129,12 @@ def play_batch(task: BatchTask) -> pa.Table:
     Every game gets fresh agents, so a batch's games do not depend on what else a process
     played (the same games whatever the batch size or the number of workers)."""
     if task.game == "catan":
-        from envs.catan.agents import parse_agent_spec
-        from envs.catan.play import play_game
+        from ludolab.envs.catan.agents import parse_agent_spec
+        from ludolab.envs.catan.play import play_game
     else:
-        from envs.gallery.agents import parse_agent_spec  # type: ignore[assignment]
-        from envs.gallery.deal import shuffled_deal
-        from envs.gallery.play import play_game  # type: ignore[assignment]
+        from ludolab.envs.gallery.agents import parse_agent_spec  # type: ignore[assignment]
+        from ludolab.envs.gallery.deal import shuffled_deal
+        from ludolab.envs.gallery.play import play_game  # type: ignore[assignment]
     rows = []
     for i in task.games:
         seed = game_seed(task.seed, i)

@@ -24,9 +24,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from tqdm import tqdm
 
-from research.experiment.backends import run_local
-from research.files import write_parquet, write_parquet_stream
-from research.simulate import BatchTask, play_batch
+from ludolab.research.experiment.backends import run_local
+from ludolab.research.files import write_parquet, write_parquet_stream
+from ludolab.research.simulate import BatchTask, play_batch
 
 
 class SimulationStopped(RuntimeError):

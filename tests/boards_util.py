@@ -1,7 +1,7 @@
 """Helpers for the constraint tests: board batches, mutations, and MiniZinc batch evaluation.
 
 Boards are integer arrays as the Python faces take them: terrain (B, 19), numbers (B, 19),
-harbors (B, 9), codes as in ``envs.catan.board``.
+harbors (B, 9), codes as in ``ludolab.envs.catan.board``.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS
-from envs.catan.topology import load_layout
-from research.catan.constraints import Constraint
-from research.solve import compile_model, find_toolchain, solve
-from research.solve.fzn_output import parse_solution_stream
+from ludolab.envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS
+from ludolab.envs.catan.topology import load_layout
+from ludolab.research.catan.constraints import Constraint
+from ludolab.research.solve import compile_model, find_toolchain, solve
+from ludolab.research.solve.fzn_output import parse_solution_stream
 
 needs_minizinc = pytest.mark.skipif(
     shutil.which("minizinc") is None or shutil.which("fzn-gecode") is None,
@@ -56,7 +56,7 @@ SEED_NUMBERS = [0, 9, 6, 8, 5, 4, 11, 10, 3, 12, 5, 4, 8, 2, 3, 11, 9, 10, 6]
 
 
 def library_text() -> str:
-    return (resources.files("research.catan") / "models" / "library.mzn").read_text()
+    return (resources.files("ludolab.research.catan") / "models" / "library.mzn").read_text()
 
 
 # ----------------------------------------------------------------------------------------------
@@ -94,7 +94,7 @@ def shuffles(rng: np.random.Generator, b: int) -> tuple[np.ndarray, np.ndarray, 
 
 # A model whose solutions are the parts of a board that {expr} reads (numbers bring the
 # terrain: the desert is where the token is missing), with the layout's counts, and a
-# randomised search. Not research.catan.model.board_model: there Gecode 6.2.0's
+# randomised search. Not ludolab.research.catan.model.board_model: there Gecode 6.2.0's
 # global_cardinality on the number tokens can spin forever inside propagation (ignoring -t
 # and SIGINT), so the token counts here are sums.
 GENERATOR_PARTS = {

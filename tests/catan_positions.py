@@ -28,9 +28,9 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Sequence
 
-from envs.catan import actions as A
-from envs.catan.board import HARBOR_TYPES, TERRAINS, Board
-from envs.catan.engine import KNIGHT, MAIN, Game, GameOptions, attributes, tables
+from ludolab.envs.catan import actions as A
+from ludolab.envs.catan.board import HARBOR_TYPES, TERRAINS, Board
+from ludolab.envs.catan.engine import KNIGHT, MAIN, Game, GameOptions, attributes, tables
 
 LUMBER, WOOL, GRAIN, BRICK, ORE = range(5)
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.catan.board import (
+from ludolab.envs.catan.board import (
     DESERT,
     Board,
     BoardError,
@@ -17,8 +17,8 @@ from envs.catan.board import (
     read_board,
     write_boards,
 )
-from envs.catan.topology import LayoutError, build_layout, load_layout
-from research.catan.samplers import fair_board
+from ludolab.envs.catan.topology import LayoutError, build_layout, load_layout
+from ludolab.research.catan.samplers import fair_board
 
 random_board = fair_board
 
@@ -48,7 +48,7 @@ def test_harbor_slots_do_not_share_intersections_and_sit_on_the_coast():
 def test_layout_errors_name_the_field():
     with pytest.raises(LayoutError, match="bad.json: malformed layout"):
         build_layout({"name": "x"}, "bad.json")
-    spec = json.loads((files("envs.catan") / "layouts" / "standard.json").read_text())
+    spec = json.loads((files("ludolab.envs.catan") / "layouts" / "standard.json").read_text())
     spec["resource_counts"]["desert"] = 2
     with pytest.raises(LayoutError, match="'resource_counts' sums to 20"):
         build_layout(spec, "two-deserts.json")

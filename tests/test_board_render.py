@@ -7,11 +7,11 @@ import xml.etree.ElementTree as ET
 import pytest
 from matplotlib.figure import Figure
 
-from envs.catan.board import Board
-from envs.catan.topology import load_layout
-from research.catan.samplers import fair_board
-from research.plots import board as plot_board
-from research.plots.board import render_board, render_board_grid
+from ludolab.envs.catan.board import Board
+from ludolab.envs.catan.topology import load_layout
+from ludolab.research.catan.samplers import fair_board
+from ludolab.research.plots import board as plot_board
+from ludolab.research.plots.board import render_board, render_board_grid
 
 LAYOUT = load_layout("standard")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -10,16 +10,16 @@ import statistics
 
 import pytest
 
-from envs.catan import actions as A
-from envs.catan.agents import (
+from ludolab.envs.catan import actions as A
+from ludolab.envs.catan.agents import (
     AgentSpecError,
     GreedyAgent,
     LookaheadAgent,
     make_agent,
     parse_agent_spec,
 )
-from envs.catan.agents.base import Agent
-from envs.catan.engine import (
+from ludolab.envs.catan.agents.base import Agent
+from ludolab.envs.catan.engine import (
     GAME_OVER,
     MAIN,
     Game,
@@ -27,8 +27,8 @@ from envs.catan.engine import (
     IllegalActionError,
     attributes,
 )
-from envs.catan.play import play_game
-from research.catan.samplers import fair_board
+from ludolab.envs.catan.play import play_game
+from ludolab.research.catan.samplers import fair_board
 
 DEBUG = GameOptions(debug=True)
 
@@ -312,8 +312,8 @@ def test_lazy_legal_view_changes_nothing() -> None:
     """play_game hands agents with ``lazy_legal`` (greedy) a view of the legal actions in the
     main phase instead of the listed actions: the games are the same, move for move, as with
     the plain loop that lists them at every step; the view reads as the list."""
-    from envs.agents import play_out as listed_play_out
-    from envs.catan.play import LegalView, game_record
+    from ludolab.envs.agents import play_out as listed_play_out
+    from ludolab.envs.catan.play import LegalView, game_record
 
     for seed, specs in (
         (3, ["greedy"] * 4),

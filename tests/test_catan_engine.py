@@ -8,11 +8,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.catan import actions as A
-from envs.catan.agents import make_agent
-from envs.catan.engine import GAME_OVER, Game, GameOptions, IllegalActionError, attributes, tables
-from envs.catan.play import play_game
-from research.catan.samplers import fair_board
+from ludolab.envs.catan import actions as A
+from ludolab.envs.catan.agents import make_agent
+from ludolab.envs.catan.engine import (
+    GAME_OVER,
+    Game,
+    GameOptions,
+    IllegalActionError,
+    attributes,
+    tables,
+)
+from ludolab.envs.catan.play import play_game
+from ludolab.research.catan.samplers import fair_board
 
 
 def random_agents(n: int = 4) -> list:
@@ -236,7 +243,7 @@ def test_deck_shuffle_is_the_standard_library_shuffle():
     # one random.shuffle gives (so games recorded before are replayed move for move).
     import random
 
-    from envs.catan.engine import _FRESH_DECK, _shuffle
+    from ludolab.envs.catan.engine import _FRESH_DECK, _shuffle
 
     for seed in range(300):
         expected, got = list(_FRESH_DECK), list(_FRESH_DECK)

@@ -11,11 +11,11 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-from envs.catan import actions as A
-from envs.catan import aec_env
-from envs.catan.agents import make_agent
-from envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS
-from envs.catan.engine import (
+from ludolab.envs.catan import actions as A
+from ludolab.envs.catan import aec_env
+from ludolab.envs.catan.agents import make_agent
+from ludolab.envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS
+from ludolab.envs.catan.engine import (
     GAME_OVER,
     KNIGHT,
     MONOPOLY,
@@ -24,8 +24,8 @@ from envs.catan.engine import (
     GameOptions,
     IllegalActionError,
 )
-from envs.catan.gym_env import ENV_ID, CatanEnv, random_board, register
-from envs.catan.observation import (
+from ludolab.envs.catan.gym_env import ENV_ID, CatanEnv, random_board, register
+from ludolab.envs.catan.observation import (
     block_slices,
     describe_index,
     encode,
@@ -33,8 +33,8 @@ from envs.catan.observation import (
     observation_size,
     observation_space,
 )
-from envs.catan.play import play_game
-from envs.catan.topology import load_layout
+from ludolab.envs.catan.play import play_game
+from ludolab.envs.catan.topology import load_layout
 
 BOARD = random_board(np.random.default_rng(7))
 
@@ -209,7 +209,7 @@ def test_gymnasium_make_after_register() -> None:
     obs, info = env.reset(seed=1)
     assert obs.shape == (observation_size(3),)
     assert env.unwrapped.n_players == 3
-    env = gymnasium.make(f"envs.catan.gym_env:{ENV_ID}")
+    env = gymnasium.make(f"ludolab.envs.catan.gym_env:{ENV_ID}")
     assert isinstance(env.unwrapped, CatanEnv)
 
 

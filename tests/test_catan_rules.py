@@ -43,8 +43,8 @@ from catan_positions import (
     turn,
 )
 
-from envs.catan import actions as A
-from envs.catan.engine import (
+from ludolab.envs.catan import actions as A
+from ludolab.envs.catan.engine import (
     DISCARD,
     GAME_OVER,
     KNIGHT,

@@ -11,11 +11,11 @@ from collections import Counter
 
 import pytest
 
-from envs.catan.agents import parse_agent_spec
-from envs.catan.engine import GameOptions
-from envs.catan.play import play_game
-from research.catan.constraint_set import load_constraint_set
-from research.catan.generate import generate_boards
+from ludolab.envs.catan.agents import parse_agent_spec
+from ludolab.envs.catan.engine import GameOptions
+from ludolab.envs.catan.play import play_game
+from ludolab.research.catan.constraint_set import load_constraint_set
+from ludolab.research.catan.generate import generate_boards
 
 GAMES = int(os.environ.get("LUDOLAB_SOAK_GAMES", "60"))
 SETS = [

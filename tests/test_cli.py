@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from envs.catan.board import iter_boards
-from research.cli import main
+from ludolab.envs.catan.board import iter_boards
+from ludolab.research.cli import main
 
 
 def run_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "research.cli", *args],
+        [sys.executable, "-m", "ludolab.research.cli", *args],
         capture_output=True,
         text=True,
         env={**os.environ, **(env or {})},
@@ -74,8 +74,8 @@ def test_show_draws_a_board_counted_from_0(tmp_path, capsys):
 
 
 def test_constraints_list_shows_both_games_whole(capsys):
-    from research.catan.constraints import REGISTRY
-    from research.gallery.deals import DEAL_CONSTRAINTS, load_deal_set
+    from ludolab.research.catan.constraints import REGISTRY
+    from ludolab.research.gallery.deals import DEAL_CONSTRAINTS, load_deal_set
 
     assert main(["constraints", "list"]) == 0
     out = capsys.readouterr().out
@@ -287,7 +287,7 @@ def test_simulate_errors_are_one_line_and_leave_nothing(tmp_path, args, message)
 def test_simulate_gallery_writes_games_and_reads_deals(tmp_path, capsys):
     import pandas as pd
 
-    from envs.gallery.deal import shuffled_deal, write_deals
+    from ludolab.envs.gallery.deal import shuffled_deal, write_deals
 
     deals = tmp_path / "deals.jsonl"
     write_deals([shuffled_deal(3, k) for k in range(4)], deals)
@@ -415,13 +415,13 @@ def test_generate_says_which_method_drew_the_boards(tmp_path):
 
 
 def test_the_command_line_starts_without_the_heavy_libraries() -> None:
-    """`ludolab --help` builds its parser from research.catan.catalog alone; numpy, pandas,
+    """`ludolab --help` builds its parser from ludolab.research.catan.catalog alone; numpy, pandas,
     the solver and the engines load inside the subcommand that uses them."""
     import subprocess
     import sys
 
     code = (
-        "import sys; from research.cli import _parser; _parser(['--help']); "
+        "import sys; from ludolab.research.cli import _parser; _parser(['--help']); "
         "print(sorted(m for m in ('numpy', 'pandas', 'scipy', 'pyarrow', 'minizinc', "
         "'gymnasium', 'matplotlib') if m in sys.modules))"
     )
@@ -430,7 +430,7 @@ def test_the_command_line_starts_without_the_heavy_libraries() -> None:
 
 
 def test_the_catalog_names_what_the_library_defines() -> None:
-    from research.catan.catalog import OBJECTIVE_NAMES
-    from research.catan.constraints import OBJECTIVES
+    from ludolab.research.catan.catalog import OBJECTIVE_NAMES
+    from ludolab.research.catan.constraints import OBJECTIVES
 
     assert tuple(sorted(OBJECTIVES)) == OBJECTIVE_NAMES

@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import research.experiment.analysis as analysis
-from research.experiment.analysis import RunData, compare
-from research.stats.mixed import MIXED_COLUMNS
-from research.stats.multiple import adjust_pvalues
+import ludolab.research.experiment.analysis as analysis
+from ludolab.research.experiment.analysis import RunData, compare
+from ludolab.research.stats.mixed import MIXED_COLUMNS
+from ludolab.research.stats.multiple import adjust_pvalues
 
 CONDITIONS = ["a1", "a2", "a3"]
 LINEUPS = ["greedy", "mixed"]
@@ -114,7 +114,7 @@ def test_fewer_distinct_setups_than_planned_are_units_not_pairs(no_mixed_model: 
 
 
 def test_a_sweep_trend_recovers_a_known_slope(no_mixed_model: None) -> None:
-    from research.experiment.analysis import trend_table
+    from ludolab.research.experiment.analysis import trend_table
 
     rng = np.random.default_rng(8)
     values = {"v=1": 1.0, "v=2": 2.0, "v=4": 4.0}
@@ -144,7 +144,7 @@ def test_a_sweep_trend_recovers_a_known_slope(no_mixed_model: None) -> None:
 
 
 def test_the_smallest_possible_p_value_of_the_rank_tests() -> None:
-    from research.stats.power import setups_for_a_finding, smallest_p
+    from ludolab.research.stats.power import setups_for_a_finding, smallest_p
 
     assert smallest_p(6, paired=True) == pytest.approx(2 / 64)
     assert smallest_p(3, 3) == pytest.approx(2 / 20)
@@ -152,8 +152,8 @@ def test_the_smallest_possible_p_value_of_the_rank_tests() -> None:
 
 
 def test_repeated_setups_are_one_unit() -> None:
-    from envs.catan.board import shuffled_board
-    from research.experiment.setups import distinct_setups
+    from ludolab.envs.catan.board import shuffled_board
+    from ludolab.research.experiment.setups import distinct_setups
 
     a, b = shuffled_board(np.random.default_rng(1)), shuffled_board(np.random.default_rng(2))
     notes: list[str] = []

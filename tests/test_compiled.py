@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-import envs
-import research
-from envs.catan import actions as A
-from envs.catan.agents import GreedyAgent, make_agent, parse_agent_spec
-from envs.catan.engine import Game, GameOptions, attributes
-from envs.catan.play import play_game
-from envs.compiled import (
+import ludolab.envs
+import ludolab.research
+from ludolab.envs.catan import actions as A
+from ludolab.envs.catan.agents import GreedyAgent, make_agent, parse_agent_spec
+from ludolab.envs.catan.engine import Game, GameOptions, attributes
+from ludolab.envs.catan.play import play_game
+from ludolab.envs.compiled import (
     EXTENSION_SUFFIX,
     PURE_PYTHON_ENV,
     _SourceFinder,
@@ -34,7 +34,7 @@ from envs.compiled import (
     find_extensions,
     stale_sources,
 )
-from research.catan.samplers import fair_board
+from ludolab.research.catan.samplers import fair_board
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNNING_SOURCE = os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0")
@@ -45,7 +45,7 @@ def _compiled_in_setup(package: str) -> list[str]:
     for node in ast.parse((ROOT / "setup.py").read_text()).body:
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "COMPILED":
             paths = ast.literal_eval(node.value)[package]
-            return sorted(p.removesuffix(".py").replace("/", ".") for p in paths)
+            return sorted("ludolab." + p.removesuffix(".py").replace("/", ".") for p in paths)
     raise AssertionError("setup.py has no COMPILED table")
 
 
@@ -64,9 +64,10 @@ SEEDS = range(4)
 PLAY_SCRIPT = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-import envs
+import ludolab.envs
 from test_compiled import play_plan
-print(json.dumps({"what": envs.COMPILED.describe(), "records": play_plan(json.loads(sys.argv[2]))}))
+what = ludolab.envs.COMPILED.describe()
+print(json.dumps({"what": what, "records": play_plan(json.loads(sys.argv[2]))}))
 """
 
 
@@ -83,7 +84,7 @@ def _plan() -> list[tuple[list[str], dict, int]]:
     return [(specs, opts, seed) for specs, opts in GAMES for seed in SEEDS]
 
 
-@pytest.mark.parametrize("package", [envs, research])
+@pytest.mark.parametrize("package", [ludolab.envs, ludolab.research])
 def test_the_hot_modules_run_compiled(package) -> None:
     """An install compiles the modules setup.py names, and they are what runs (unless the
     source was asked for): a failed or skipped compile does not pass unnoticed."""
@@ -102,7 +103,7 @@ def test_the_hot_modules_run_compiled(package) -> None:
 def test_compiled_and_source_play_the_same_games() -> None:
     """The Python source (in a subprocess with LUDOLAB_PURE_PYTHON=1) and what runs here play
     every game move for move the same: same records, action counts and traces."""
-    if RUNNING_SOURCE or not envs.COMPILED.compiled:
+    if RUNNING_SOURCE or not ludolab.envs.COMPILED.compiled:
         pytest.skip("nothing is compiled: both sides would be the source")
     plan = _plan()
     done = subprocess.run(

@@ -34,10 +34,10 @@ from boards_util import (
     solver_boards,
 )
 
-from research.catan.constraint_set import load_constraint_set, shipped_sets
-from research.catan.constraints import REGISTRY, Constraint, make_constraint
-from research.catan.rules import evaluate
-from research.catan.space import checker_for
+from ludolab.research.catan.constraint_set import load_constraint_set, shipped_sets
+from ludolab.research.catan.constraints import REGISTRY, Constraint, make_constraint
+from ludolab.research.catan.rules import evaluate
+from ludolab.research.catan.space import checker_for
 
 pytestmark = needs_minizinc
 
@@ -366,7 +366,7 @@ def test_python_face_is_dtype_independent(outcomes, case):
 
 
 # ----------------------------------------------------------------------------------------------
-# The rules (research.catan.rules): the form the samplers check one board at a time.
+# The rules (ludolab.research.catan.rules): the form the samplers check one board at a time.
 
 
 @pytest.mark.parametrize("key", [cid for cid, _, _ in CASES] + [f"set:{s}" for s in SOLVABLE_SETS])

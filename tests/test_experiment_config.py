@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from envs.catan.engine import GameOptions
-from envs.gallery.engine import GalleryOptions
-from research.experiment import (
+from ludolab.envs.catan.engine import GameOptions
+from ludolab.envs.gallery.engine import GalleryOptions
+from ludolab.research.experiment import (
     AgentLineup,
     ConfigError,
     ExperimentConfig,
@@ -26,8 +26,8 @@ from research.experiment import (
     resolved_dict,
     setup_seed,
 )
-from research.experiment.config import play_hash
-from research.simulate import game_seeds
+from ludolab.research.experiment.config import play_hash
+from ludolab.research.simulate import game_seeds
 
 ROOT = Path(__file__).resolve().parent.parent
 # Game experiments; puzzle studies (game = "sudoku") have their own loader and tests.
@@ -682,12 +682,12 @@ def test_resolved_dict_is_json_and_complete() -> None:
 
 def test_a_planned_game_can_be_played() -> None:
     """The resolved conditions and specs feed the generators and engines as they are."""
-    from envs.catan.agents import parse_agent_spec as catan_agent
-    from envs.catan.play import play_game as play_catan
-    from envs.gallery.agents import parse_agent_spec as gallery_agent
-    from envs.gallery.play import play_game as play_gallery
-    from research.catan.generate import generate_boards
-    from research.gallery.deals import generate_deals
+    from ludolab.envs.catan.agents import parse_agent_spec as catan_agent
+    from ludolab.envs.catan.play import play_game as play_catan
+    from ludolab.envs.gallery.agents import parse_agent_spec as gallery_agent
+    from ludolab.envs.gallery.play import play_game as play_gallery
+    from ludolab.research.catan.generate import generate_boards
+    from ludolab.research.gallery.deals import generate_deals
 
     config = parse(CATAN, conditions=[CATAN["conditions"][0]], comparisons={})
     cond = config.conditions[0]

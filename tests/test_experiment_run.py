@@ -17,12 +17,12 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from envs.catan.board import iter_boards
-from research.cli import main
-from research.experiment import config_hash, load_experiment, plan_games
-from research.experiment.analysis import _orient, analyse, load_run
-from research.experiment.runner import run_experiment
-from research.experiment.store import RunError
+from ludolab.envs.catan.board import iter_boards
+from ludolab.research.cli import main
+from ludolab.research.experiment import config_hash, load_experiment, plan_games
+from ludolab.research.experiment.analysis import _orient, analyse, load_run
+from ludolab.research.experiment.runner import run_experiment
+from ludolab.research.experiment.store import RunError
 
 TINY = """
 name = "tiny"
@@ -274,7 +274,7 @@ def longer(tmp_path_factory):
 
 
 def _start(cfg: Path, out: Path, workers: int) -> subprocess.Popen:
-    code = "import sys; from research.cli import main; sys.exit(main())"
+    code = "import sys; from ludolab.research.cli import main; sys.exit(main())"
     args = [
         "run",
         str(cfg),
@@ -371,7 +371,7 @@ def test_a_foreign_chunk_file_is_refused(tmp_path):
 
 
 def _interrupt_after_first_chunk(cfg: Path, out: Path) -> None:
-    from research.experiment import runner
+    from ludolab.research.experiment import runner
 
     original = runner.RunDir.write_chunk
 
@@ -532,7 +532,7 @@ def test_odd_lineup_names_and_no_tested_metric_still_give_a_report(tmp_path):
 
 
 def test_a_run_stopped_after_assembling_its_games_is_not_replayed(tmp_path, monkeypatch):
-    from research.experiment import provenance
+    from ludolab.research.experiment import provenance
 
     cfg = _tiny(
         tmp_path, "fin", SAME_SET_TWICE.format(boards=2, games=2, lineup="g", paired="true")
@@ -569,7 +569,7 @@ def test_resume_takes_new_analysis_settings_but_not_new_games(tmp_path, capsys):
 
 
 def test_one_run_folder_one_process(tmp_path):
-    from research.experiment.store import RunDir
+    from ludolab.research.experiment.store import RunDir
 
     cfg = _tiny(
         tmp_path, "lock", SAME_SET_TWICE.format(boards=2, games=2, lineup="g", paired="true")

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.catan.board import DESERT, RESOURCES, TERRAINS, Board, pips
-from envs.catan.topology import load_layout
-from research.catan import features as F
-from research.catan.samplers import fair_board
+from ludolab.envs.catan.board import DESERT, RESOURCES, TERRAINS, Board, pips
+from ludolab.envs.catan.topology import load_layout
+from ludolab.research.catan import features as F
+from ludolab.research.catan.samplers import fair_board
 
 LAYOUT = load_layout("standard")
 L, W, G, B, O, D = range(6)  # noqa: E741 -- terrain codes: lumber wool grain brick ore desert

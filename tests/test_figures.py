@@ -16,11 +16,11 @@ from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
 from scipy import stats as st
 
-from envs.catan.gym_env import random_board
-from research.catan import simulate as catan_sim
-from research.metrics import condition_metrics, per_game_metrics, wilson_interval
-from research.metrics import with_board_features as add_features
-from research.plots import figures as F
+from ludolab.envs.catan.gym_env import random_board
+from ludolab.research.catan import simulate as catan_sim
+from ludolab.research.metrics import condition_metrics, per_game_metrics, wilson_interval
+from ludolab.research.metrics import with_board_features as add_features
+from ludolab.research.plots import figures as F
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -10,19 +10,19 @@ import copy
 
 import pytest
 
-from envs.gallery import actions as A
-from envs.gallery.agents import (
+from ludolab.envs.gallery import actions as A
+from ludolab.envs.gallery.agents import (
     AgentSpecError,
     GreedyAgent,
     LeaderAgent,
     make_agent,
     parse_agent_spec,
 )
-from envs.gallery.agents.base import Agent
-from envs.gallery.cards import AWARD, DOUBLE, DRAW, N_CARDS, PLAIN, card_type, card_types
-from envs.gallery.deal import Deal, shuffled_deal
-from envs.gallery.engine import SECOND, GalleryOptions, Game
-from envs.gallery.play import play_game
+from ludolab.envs.gallery.agents.base import Agent
+from ludolab.envs.gallery.cards import AWARD, DOUBLE, DRAW, N_CARDS, PLAIN, card_type, card_types
+from ludolab.envs.gallery.deal import Deal, shuffled_deal
+from ludolab.envs.gallery.engine import SECOND, GalleryOptions, Game
+from ludolab.envs.gallery.play import play_game
 
 LM, YO, CP, KG, KR = range(5)
 DEBUG = GalleryOptions(debug=True)

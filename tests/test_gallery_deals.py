@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy.stats import chi2_contingency, chisquare
 
-from envs.gallery.deal import Deal, iter_deals
-from research.gallery.deals import (
+from ludolab.envs.gallery.deal import Deal, iter_deals
+from ludolab.research.gallery.deals import (
     DEAL_CONSTRAINTS,
     DealConstraintError,
     DealContext,

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.gallery import actions as A
-from envs.gallery.agents import AgentSpecError, make_agent
-from envs.gallery.cards import (
+from ludolab.envs.gallery import actions as A
+from ludolab.envs.gallery.agents import AgentSpecError, make_agent
+from ludolab.envs.gallery.cards import (
     ARTIST_CARDS,
     DEFAULT_SYMBOLS,
     N_CARDS,
@@ -21,7 +21,7 @@ from envs.gallery.cards import (
     type_counts,
     type_name,
 )
-from envs.gallery.deal import (
+from ludolab.envs.gallery.deal import (
     SCHEMA,
     Deal,
     DealError,
@@ -30,15 +30,15 @@ from envs.gallery.deal import (
     shuffled_deal,
     write_deals,
 )
-from envs.gallery.engine import (
+from ludolab.envs.gallery.engine import (
     GAME_OVER,
     GalleryOptions,
     Game,
     IllegalActionError,
     InvariantError,
 )
-from envs.gallery.play import game_record, play_game
-from envs.gallery.record import recompute_scores
+from ludolab.envs.gallery.play import game_record, play_game
+from ludolab.envs.gallery.record import recompute_scores
 
 
 def random_agents(n: int) -> list:

@@ -12,10 +12,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-from envs.gallery import actions as A
-from envs.gallery import aec_env
-from envs.gallery.agents import make_agent
-from envs.gallery.cards import (
+from ludolab.envs.gallery import actions as A
+from ludolab.envs.gallery import aec_env
+from ludolab.envs.gallery.agents import make_agent
+from ludolab.envs.gallery.cards import (
     AWARD,
     DOUBLE,
     FACE_DOWN,
@@ -26,8 +26,8 @@ from envs.gallery.cards import (
     card_type,
     card_types,
 )
-from envs.gallery.deal import Deal, shuffled_deal
-from envs.gallery.engine import (
+from ludolab.envs.gallery.deal import Deal, shuffled_deal
+from ludolab.envs.gallery.engine import (
     AWARD_CHOICE,
     GAME_OVER,
     SECOND,
@@ -36,8 +36,8 @@ from envs.gallery.engine import (
     Game,
     IllegalActionError,
 )
-from envs.gallery.gym_env import ENV_ID, MastersGalleryEnv, final_rewards, register
-from envs.gallery.observation import (
+from ludolab.envs.gallery.gym_env import ENV_ID, MastersGalleryEnv, final_rewards, register
+from ludolab.envs.gallery.observation import (
     SCORE_HALF,
     block_slices,
     describe_index,
@@ -46,7 +46,7 @@ from envs.gallery.observation import (
     observation_size,
     observation_space,
 )
-from envs.gallery.play import play_game
+from ludolab.envs.gallery.play import play_game
 
 DEAL4 = shuffled_deal(4, 7)
 LM, YO, CP, KG, KR = range(5)
@@ -390,7 +390,7 @@ def test_gymnasium_make_after_register() -> None:
     obs, info = env.reset(seed=1)
     assert obs.shape == (observation_size(3),)
     assert env.unwrapped.n_players == 3
-    env = gymnasium.make(f"envs.gallery.gym_env:{ENV_ID}")
+    env = gymnasium.make(f"ludolab.envs.gallery.gym_env:{ENV_ID}")
     assert isinstance(env.unwrapped, MastersGalleryEnv)
     assert env.unwrapped.n_players == 4
 

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from envs.gallery.cards import AWARD, DRAW, PLAIN, card_type, card_types
-from research.gallery.exhibits import (
+from ludolab.envs.gallery.cards import AWARD, DRAW, PLAIN, card_type, card_types
+from ludolab.research.gallery.exhibits import (
     OPEN_MODEL_BEST,
     ExhibitRules,
     GamePlan,
@@ -23,7 +23,7 @@ from research.gallery.exhibits import (
     to_play_sequence,
     validate_plan,
 )
-from research.gallery.replay import replay_in_engine
+from ludolab.research.gallery.replay import replay_in_engine
 
 QUICK = 3.0  # seconds of search for the small cases
 
@@ -204,7 +204,7 @@ def test_validator_rejects_an_award_on_another_artist_under_own_award_rules():
 
 
 def replace_round(first, deals, plays):
-    from research.gallery.exhibits import PlanRound
+    from ludolab.research.gallery.exhibits import PlanRound
 
     return PlanRound(first_player=first, deals=deals, extra=None, plays=plays)
 

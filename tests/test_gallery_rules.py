@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from envs.gallery import actions as A
-from envs.gallery.cards import (
+from ludolab.envs.gallery import actions as A
+from ludolab.envs.gallery.cards import (
     AWARD,
     DOUBLE,
     DRAW,
@@ -22,8 +22,8 @@ from envs.gallery.cards import (
     card_type,
     card_types,
 )
-from envs.gallery.deal import Deal
-from envs.gallery.engine import (
+from ludolab.envs.gallery.deal import Deal
+from ludolab.envs.gallery.engine import (
     AWARD_CHOICE,
     GAME_OVER,
     PLAY,
@@ -354,8 +354,8 @@ def rigged_deal_all() -> Deal:
 
 
 def test_the_deck_running_out_is_no_crash():
-    from envs.gallery.agents import make_agent
-    from envs.gallery.play import play_game
+    from ludolab.envs.gallery.agents import make_agent
+    from ludolab.envs.gallery.play import play_game
 
     # Three draw cards per artist and big later deals exhaust the deck.
     options = GalleryOptions(symbols=((3, 1, 1, 0, 0),) * 5, deals=(10, 10, 10), debug=True)
@@ -436,9 +436,9 @@ def test_the_starter_without_cards_is_skipped():
     ("n", "later"), [(2, (6, 6, 3)), (3, (6, 6, 0)), (4, (4, 4, 0)), (5, (2, 2, 0))]
 )
 def test_later_deals_by_player_count(n, later):
-    from envs.gallery.agents import make_agent
-    from envs.gallery.deal import shuffled_deal
-    from envs.gallery.play import play_game
+    from ludolab.envs.gallery.agents import make_agent
+    from ludolab.envs.gallery.deal import shuffled_deal
+    from ludolab.envs.gallery.play import play_game
 
     g = Game(shuffled_deal(n, 7), 0, GalleryOptions())
     assert g.later_deals == later

@@ -10,11 +10,11 @@ import os
 
 import pytest
 
-from envs.gallery.agents import parse_agent_spec
-from envs.gallery.engine import GalleryOptions
-from envs.gallery.play import play_game
-from envs.gallery.record import recompute_scores
-from research.gallery.deals import generate_deals
+from ludolab.envs.gallery.agents import parse_agent_spec
+from ludolab.envs.gallery.engine import GalleryOptions
+from ludolab.envs.gallery.play import play_game
+from ludolab.envs.gallery.record import recompute_scores
+from ludolab.research.gallery.deals import generate_deals
 
 GAMES = int(os.environ.get("LUDOLAB_SOAK_GAMES", "150"))
 MIXES = {

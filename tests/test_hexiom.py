@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from research.cli import main
-from research.puzzles import PuzzleError
-from research.puzzles.hexiom import (
+from ludolab.research.cli import main
+from ludolab.research.puzzles import PuzzleError
+from ludolab.research.puzzles.hexiom import (
     N_LEVELS,
     Level,
     allowed_symmetries,
@@ -28,7 +28,7 @@ from research.puzzles.hexiom import (
     solve_level,
     verify,
 )
-from research.puzzles.hexiom.verify import picture_neighbours
+from ludolab.research.puzzles.hexiom.verify import picture_neighbours
 
 needs_minizinc = pytest.mark.skipif(
     shutil.which("minizinc") is None or shutil.which("fzn-gecode") is None,

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from research.cli import main
-from research.puzzles import PuzzleError
-from research.puzzles.knights.board import (
+from ludolab.research.cli import main
+from ludolab.research.puzzles import PuzzleError
+from ludolab.research.puzzles.knights.board import (
     check_closed_tour_size,
     is_closed_tour,
     is_knight_move,
@@ -20,10 +20,10 @@ from research.puzzles.knights.board import (
     successors_to_tour,
     tour_problems,
 )
-from research.puzzles.knights.minizinc import minizinc_tour
-from research.puzzles.knights.render import board_text, tour_report
-from research.puzzles.knights.result import TourNotFound
-from research.puzzles.knights.warnsdorff import warnsdorff_tour
+from ludolab.research.puzzles.knights.minizinc import minizinc_tour
+from ludolab.research.puzzles.knights.render import board_text, tour_report
+from ludolab.research.puzzles.knights.result import TourNotFound
+from ludolab.research.puzzles.knights.warnsdorff import warnsdorff_tour
 
 needs_minizinc = pytest.mark.skipif(
     shutil.which("minizinc") is None or shutil.which("fzn-gecode") is None,

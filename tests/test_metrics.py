@@ -12,14 +12,14 @@ import pyarrow.parquet as pq
 import pytest
 from scipy.stats import binomtest, chisquare
 
-from envs.catan.engine import GameOptions
-from envs.catan.gym_env import random_board
-from envs.catan.record import GameRecord
-from envs.gallery.record import GalleryRecord
-from research.catan import simulate as catan_sim
-from research.catan.features import board_features
-from research.gallery import simulate as gallery_sim
-from research.metrics import (
+from ludolab.envs.catan.engine import GameOptions
+from ludolab.envs.catan.gym_env import random_board
+from ludolab.envs.catan.record import GameRecord
+from ludolab.envs.gallery.record import GalleryRecord
+from ludolab.research.catan import simulate as catan_sim
+from ludolab.research.catan.features import board_features
+from ludolab.research.gallery import simulate as gallery_sim
+from ludolab.research.metrics import (
     METRICS,
     balance,
     chi_square_uniform,
@@ -39,7 +39,7 @@ from research.metrics import (
     winner_trailing,
     with_board_features,
 )
-from research.metrics.registry import CATAN_METRICS, CONDITION_METRICS, GALLERY_METRICS
+from ludolab.research.metrics.registry import CATAN_METRICS, CONDITION_METRICS, GALLERY_METRICS
 
 # ----------------------------------------------------------------------------------------------
 # Scalar formulas
@@ -480,7 +480,7 @@ def test_smoke_gallery_simulated():
 
 
 def test_ludii_metrics_on_a_hand_computed_game():
-    from research.metrics.core import decisiveness_ludii, drama_ludii, lead_change_ludii
+    from ludolab.research.metrics.core import decisiveness_ludii, drama_ludii, lead_change_ludii
 
     # Scores after each of 4 steps; seat 2 wins. The states before each step are
     # s0 = (0,0,0), s1 = (1,0,0), s2 = (1,2,0), s3 = (3,2,0); the final (3,2,4) is never seen.

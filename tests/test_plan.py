@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from research.cli import main
-from research.experiment.config import ConfigError, apply_overrides, load_experiment
+from ludolab.research.cli import main
+from ludolab.research.experiment.config import ConfigError, apply_overrides, load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICKSTART = ROOT / "experiments" / "quickstart.toml"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from research.cli import main
+from ludolab.research.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -97,7 +97,7 @@ def test_two_writers_of_one_path_leave_one_whole_file(tmp_path) -> None:
     import sys
 
     out = tmp_path / "same.jsonl"
-    code = "import sys; from research.cli import main; sys.exit(main())"
+    code = "import sys; from ludolab.research.cli import main; sys.exit(main())"
     procs = [
         subprocess.Popen(
             [
@@ -123,7 +123,7 @@ def test_two_writers_of_one_path_leave_one_whole_file(tmp_path) -> None:
     ]
     codes = [p.wait(timeout=300) for p in procs]
     assert codes == [0, 0], [p.stderr.read() for p in procs]
-    from envs.catan.board import iter_boards
+    from ludolab.envs.catan.board import iter_boards
 
     boards = list(iter_boards(out))  # every line parses: one whole file, from one writer
     assert len(boards) == 20000
@@ -218,7 +218,7 @@ def test_every_bad_input_is_one_clear_line_and_exit_2(tmp_path, capsys) -> None:
 def test_a_game_seed_is_an_integer_not_a_truncated_float() -> None:
     import gymnasium as gym
 
-    import envs.catan  # noqa: F401  (registers the environment)
+    import ludolab.envs.catan  # noqa: F401  (registers the environment)
 
     env = gym.make("ludolab/Catan-v0")
     for bad in (2.9, -1, "3", True):
@@ -229,7 +229,7 @@ def test_a_game_seed_is_an_integer_not_a_truncated_float() -> None:
 
 
 def test_an_unreachable_victory_target_is_refused() -> None:
-    from envs.catan.options import MAX_VP, GameOptions
+    from ludolab.envs.catan.options import MAX_VP, GameOptions
 
     assert MAX_VP == 22 and GameOptions(vp_to_win=22).vp_to_win == 22
     with pytest.raises(ValueError, match="at most 22"):
@@ -239,7 +239,7 @@ def test_an_unreachable_victory_target_is_refused() -> None:
 def test_a_finished_run_that_lost_its_games_replays_them(tmp_path, capsys) -> None:
     import hashlib
 
-    from research.experiment.runner import run_experiment
+    from ludolab.research.experiment.runner import run_experiment
 
     cfg = tmp_path / "exp.toml"
     cfg.write_text(CONFIGS["catan"].replace("NAME", "lost").replace("boards = 1", "boards = 2"))
@@ -257,9 +257,9 @@ def test_a_finished_run_that_lost_its_games_replays_them(tmp_path, capsys) -> No
 
 
 def test_a_run_folder_detects_edited_setups_and_games(tmp_path) -> None:
-    from research.experiment.analysis import load_run
-    from research.experiment.runner import run_experiment
-    from research.experiment.store import RunError
+    from ludolab.research.experiment.analysis import load_run
+    from ludolab.research.experiment.runner import run_experiment
+    from ludolab.research.experiment.store import RunError
 
     cfg = tmp_path / "exp.toml"
     cfg.write_text(CONFIGS["catan"].replace("NAME", "edit").replace("boards = 1", "boards = 2"))
@@ -277,8 +277,8 @@ def test_a_run_folder_detects_edited_setups_and_games(tmp_path) -> None:
 
 
 def test_a_run_killed_while_analysing_is_resumed(tmp_path, monkeypatch) -> None:
-    import research.experiment.report as report
-    from research.experiment.runner import run_experiment
+    import ludolab.research.experiment.report as report
+    from ludolab.research.experiment.runner import run_experiment
 
     cfg = tmp_path / "exp.toml"
     cfg.write_text(CONFIGS["catan"].replace("NAME", "killed"))
@@ -295,8 +295,8 @@ def test_a_run_killed_while_analysing_is_resumed(tmp_path, monkeypatch) -> None:
 
 
 def test_check_uniformity_picks_its_draws_and_says_what_it_does(capsys) -> None:
-    from research.catan.constraint_set import load_constraint_set
-    from research.catan.uniformity import check_uniformity
+    from ludolab.research.catan.constraint_set import load_constraint_set
+    from ludolab.research.catan.uniformity import check_uniformity
 
     lines: list[str] = []
     result = check_uniformity(
@@ -310,9 +310,9 @@ def test_a_full_disk_while_assembling_keeps_the_chunks(tmp_path, monkeypatch) ->
     import errno
     import hashlib
 
-    import research.experiment.store as store
-    from research.experiment.runner import run_experiment
-    from research.experiment.store import RunError
+    import ludolab.research.experiment.store as store
+    from ludolab.research.experiment.runner import run_experiment
+    from ludolab.research.experiment.store import RunError
 
     cfg = tmp_path / "exp.toml"
     cfg.write_text(CONFIGS["catan"].replace("NAME", "full").replace("boards = 1", "boards = 3"))

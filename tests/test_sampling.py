@@ -13,13 +13,13 @@ import pytest
 from boards_util import SEED_NUMBERS, SEED_TERRAIN_NAMES, needs_minizinc
 from scipy.stats import chisquare
 
-from research.catan import kernel
-from research.catan.chain import ChainSettings, run_chains
-from research.catan.constraint_set import load_constraint_set, parse_constraint_set
-from research.catan.generate import generate_boards
-from research.catan.samplers import SamplingError, Shuffle, sample_uniform
-from research.catan.space import Space, enumerate_space, random_boards
-from research.catan.uniformity import check_uniformity
+from ludolab.research.catan import kernel
+from ludolab.research.catan.chain import ChainSettings, run_chains
+from ludolab.research.catan.constraint_set import load_constraint_set, parse_constraint_set
+from ludolab.research.catan.generate import generate_boards
+from ludolab.research.catan.samplers import SamplingError, Shuffle, sample_uniform
+from ludolab.research.catan.space import Space, enumerate_space, random_boards
+from ludolab.research.catan.uniformity import check_uniformity
 
 H = 19
 

@@ -12,8 +12,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from research.cli import main
-from research.experiment.config import (
+from ludolab.research.cli import main
+from ludolab.research.experiment.config import (
     ConfigError,
     GamePlan,
     GameSpec,
@@ -21,8 +21,8 @@ from research.experiment.config import (
     parse_experiment,
     slot_seed,
 )
-from research.experiment.runner import run_experiment
-from research.experiment.store import RunDir
+from ludolab.research.experiment.runner import run_experiment
+from ludolab.research.experiment.store import RunDir
 
 PLAN = """
 name = "plan"
@@ -118,7 +118,7 @@ def test_chunks_are_streamed_into_one_row_group_each_with_one_schema(tmp_path) -
 
 
 def test_chunks_that_miss_a_game_are_refused_and_kept(tmp_path) -> None:
-    from research.experiment.store import RunError
+    from ludolab.research.experiment.store import RunError
 
     run = RunDir(tmp_path / "run")
     run.chunks_dir.mkdir(parents=True)
@@ -155,8 +155,8 @@ MIXED
 
 
 def test_the_analysis_reads_the_games_in_batches_to_the_same_metrics(tmp_path) -> None:
-    from research.experiment.analysis import _per_game_from_file
-    from research.metrics import per_game_metrics
+    from ludolab.research.experiment.analysis import _per_game_from_file
+    from ludolab.research.metrics import per_game_metrics
 
     cfg = tmp_path / "tiny.toml"
     cfg.write_text(TINY.replace("MIXED", ""))
@@ -211,7 +211,7 @@ def one_batch(tmp_path_factory) -> pa.Table:
 
 
 def test_batches_and_workers_give_the_same_games(one_batch, tmp_path, capsys) -> None:
-    from research.gallery.simulate import records_table, simulate
+    from ludolab.research.gallery.simulate import records_table, simulate
 
     out = tmp_path / "games.parquet"
     assert _simulate(out, "--batch", "7", "--workers", "2") == 0
@@ -227,7 +227,7 @@ def test_batches_and_workers_give_the_same_games(one_batch, tmp_path, capsys) ->
 
 
 def test_a_stopped_simulation_resumes_to_the_same_file(one_batch, tmp_path, monkeypatch, capsys):
-    import research.simulate_file as sf
+    import ludolab.research.simulate_file as sf
 
     out = tmp_path / "games.parquet"
     write = sf.write_parquet
@@ -271,13 +271,13 @@ def test_simulate_refuses_bad_batches_and_agents_before_playing(tmp_path, capsys
 
 
 def test_the_summary_reads_only_small_columns(one_batch) -> None:
-    from research.gallery.simulate import SUMMARY_COLUMNS, summarise
+    from ludolab.research.gallery.simulate import SUMMARY_COLUMNS, summarise
 
     assert summarise(one_batch.select(list(SUMMARY_COLUMNS))) == summarise(one_batch)
 
 
 def test_many_exact_deals_are_drawn_in_batches(monkeypatch) -> None:
-    import research.gallery.deals as deals
+    import ludolab.research.gallery.deals as deals
 
     monkeypatch.setattr(deals, "EXACT_BATCH", 7)
     some, report = deals.generate_deals("balanced-symbols", 4, 20, seed=3, method="exact")
@@ -287,7 +287,7 @@ def test_many_exact_deals_are_drawn_in_batches(monkeypatch) -> None:
 
 
 def test_deals_are_made_a_batch_at_a_time_as_they_are_written(monkeypatch, tmp_path) -> None:
-    import research.gallery.deals as deals
+    import ludolab.research.gallery.deals as deals
 
     monkeypatch.setattr(deals, "EXACT_BATCH", 7)
     stream, report = deals.stream_deals("skewed-seat0", 4, 20, seed=2, method="rejection")
@@ -313,10 +313,10 @@ def test_deals_are_made_a_batch_at_a_time_as_they_are_written(monkeypatch, tmp_p
 def test_a_record_as_a_dict_is_what_asdict_gives() -> None:
     from dataclasses import asdict
 
-    from envs.catan.agents import parse_agent_spec
-    from envs.catan.play import play_game
-    from research.catan.samplers import fair_board
-    from research.gallery.simulate import simulate
+    from ludolab.envs.catan.agents import parse_agent_spec
+    from ludolab.envs.catan.play import play_game
+    from ludolab.research.catan.samplers import fair_board
+    from ludolab.research.gallery.simulate import simulate
 
     catan = play_game(fair_board(3), [parse_agent_spec("random") for _ in range(3)], 11, None)
     for record in (catan, *simulate(None, ["greedy", "random"], 3, 5)):

@@ -1,4 +1,5 @@
-"""Tests for research.solve: the MiniZinc/Gecode door (needs `minizinc` and `fzn-gecode`)."""
+"""Tests for ludolab.research.solve: the MiniZinc/Gecode door (needs `minizinc` and
+`fzn-gecode`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import shutil
 import numpy as np
 import pytest
 
-from research.solve import (
+from ludolab.research.solve import (
     CompiledModel,
     ModelError,
     SolveError,
@@ -24,8 +25,8 @@ from research.solve import (
     parse_statistics,
     solve,
 )
-from research.solve.fzn_output import parse_solution_stream, parse_value
-from research.solve.magic_square import format_magic_square_report, magic_square
+from ludolab.research.solve.fzn_output import parse_solution_stream, parse_value
+from ludolab.research.solve.magic_square import format_magic_square_report, magic_square
 
 needs_minizinc = pytest.mark.skipif(
     shutil.which("minizinc") is None or shutil.which("fzn-gecode") is None,

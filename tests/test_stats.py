@@ -1,4 +1,5 @@
-"""Tests for research.stats: effect sizes, bootstrap, Holm, tests vs scipy, regression, output."""
+"""Tests for ludolab.research.stats: effect sizes, bootstrap, Holm, tests vs scipy, regression,
+output."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import scipy.stats as st
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from research.stats import (
+from ludolab.research.stats import (
     PAIRWISE_COLUMNS,
     adjust_pvalues,
     bonferroni,
@@ -33,7 +34,7 @@ from research.stats import (
     to_latex,
     to_markdown,
 )
-from research.stats.effects import _cliffs_delta_axis, _rank_biserial_axis
+from ludolab.research.stats.effects import _cliffs_delta_axis, _rank_biserial_axis
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -531,7 +532,7 @@ def test_all_pairs_present_for_many_conditions():
 
 
 def test_hodges_lehmann_by_hand():
-    from research.stats.effects import hodges_lehmann
+    from ludolab.research.stats.effects import hodges_lehmann
 
     # differences x_i - y_j: {0, -1, 1, 0, 2, 1} -> median 0.5
     assert hodges_lehmann([1, 2, 3], [1, 2], paired=False) == 0.5
@@ -540,7 +541,7 @@ def test_hodges_lehmann_by_hand():
 
 
 def test_standardised_difference_matches_formulas():
-    from research.stats.effects import standardised_difference
+    from ludolab.research.stats.effects import standardised_difference
 
     x, y = np.array([1.0, 2, 3, 4]), np.array([2.0, 2, 5, 7])
     pooled = math.sqrt((3 * x.var(ddof=1) + 3 * y.var(ddof=1)) / 6)
@@ -565,7 +566,7 @@ def test_pairwise_reports_the_raw_difference_with_an_interval_in_its_unit():
 
 
 def test_variance_components_recover_a_known_icc():
-    from research.stats.power import variance_components
+    from ludolab.research.stats.power import variance_components
 
     rng = np.random.default_rng(0)
     boards = np.repeat(np.arange(400), 25)
@@ -577,7 +578,7 @@ def test_variance_components_recover_a_known_icc():
 
 
 def test_minimum_detectable_difference_has_the_promised_power():
-    from research.stats.power import minimum_detectable_difference, setups_needed
+    from ludolab.research.stats.power import minimum_detectable_difference, setups_needed
 
     mde = minimum_detectable_difference(2.0, 30, 30, alpha=0.05, power=0.8)
     rng = np.random.default_rng(5)
@@ -592,7 +593,7 @@ def test_minimum_detectable_difference_has_the_promised_power():
 
 
 def test_equivalence_test_by_statsmodels():
-    from research.stats.power import equivalence_p
+    from ludolab.research.stats.power import equivalence_p
 
     rng = np.random.default_rng(2)
     x, y = rng.normal(0, 1, 200), rng.normal(0.05, 1, 200)
@@ -601,14 +602,14 @@ def test_equivalence_test_by_statsmodels():
 
 
 def test_balance_of_fair_seats_falls_short_of_one_and_less_so_with_more_games():
-    from research.stats.power import balance_null
+    from ludolab.research.stats.power import balance_null
 
     small, big = balance_null(600, 4)[0], balance_null(2400, 4)[0]
     assert 0.94 < small < big < 0.99
 
 
 def test_mixed_model_contrast_matches_the_difference_of_means_on_balanced_data():
-    from research.stats.mixed import mixed_contrasts
+    from ludolab.research.stats.mixed import mixed_contrasts
 
     rng = np.random.default_rng(4)
     rows = []

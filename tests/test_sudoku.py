@@ -13,19 +13,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from research.cli import main
-from research.puzzles import PuzzleError
-from research.puzzles.sudoku import propagate as prop
-from research.puzzles.sudoku import solver as solver_module
-from research.puzzles.sudoku.classify import classify, ladder
-from research.puzzles.sudoku.generate import (
+from ludolab.research.cli import main
+from ludolab.research.puzzles import PuzzleError
+from ludolab.research.puzzles.sudoku import propagate as prop
+from ludolab.research.puzzles.sudoku import solver as solver_module
+from ludolab.research.puzzles.sudoku.classify import classify, ladder
+from ludolab.research.puzzles.sudoku.generate import (
     Puzzle,
     generate_puzzle,
     generate_puzzles,
     read_puzzles,
     unique_solution,
 )
-from research.puzzles.sudoku.grid import (
+from ludolab.research.puzzles.sudoku.grid import (
     BOXES,
     check_clues,
     format_grid,
@@ -33,8 +33,8 @@ from research.puzzles.sudoku.grid import (
     is_solution,
     parse_grid,
 )
-from research.puzzles.sudoku.propagate import LEVELS, TAGS, candidates, propagate_grid
-from research.puzzles.sudoku.solver import (
+from ludolab.research.puzzles.sudoku.propagate import LEVELS, TAGS, candidates, propagate_grid
+from ludolab.research.puzzles.sudoku.solver import (
     count_solutions,
     has_other_solution,
     is_unique,
@@ -42,8 +42,8 @@ from research.puzzles.sudoku.solver import (
     solve,
     solve_domains,
 )
-from research.puzzles.sudoku.study import load_study, parse_study, run_study
-from research.puzzles.sudoku.symmetrify import (
+from ludolab.research.puzzles.sudoku.study import load_study, parse_study, run_study
+from ludolab.research.puzzles.sudoku.symmetrify import (
     all_pairings,
     asymmetric_cells,
     is_symmetric,
@@ -224,7 +224,7 @@ needs_minizinc = pytest.mark.skipif(
 @needs_minizinc
 def test_uniqueness_agrees_with_gecode():
     """The model's two faces: Gecode (sudoku.mzn) and the Python solver count alike."""
-    from research.puzzles.sudoku.model import count_solutions_minizinc
+    from ludolab.research.puzzles.sudoku.model import count_solutions_minizinc
 
     puzzles = _unique_puzzles(6, 2, 5) + _unique_puzzles(9, 2, 5) + _unique_puzzles(16, 1, 5, 120)
     for p in puzzles:

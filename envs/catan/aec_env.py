@@ -1,6 +1,6 @@
 """PettingZoo AEC face of the Catan engine: every seat is an agent.
 
-    from envs.catan import aec_env
+    from ludolab.envs.catan import aec_env
     env = aec_env.env(n_players=4)
     env.reset(seed=0)
     for agent in env.agent_iter():
@@ -15,11 +15,11 @@ discarding on another's 7 or answering another's trade offer is selected in its 
 same agent may be selected many times in a row (a whole turn of building and trading).
 
 Observations follow PettingZoo's classic envs: ``{"observation": Box float32 (see
-envs.catan.observation), "action_mask": int8 of length N_ACTIONS}``; the mask is all zeros for
-agents that are not selected. Rewards are 0 until the end, then +1 for the winner and -1 for the
+ludolab.envs.catan.observation), "action_mask": int8 of length N_ACTIONS}``; the mask is all zeros
+for agents that are not selected. Rewards are 0 until the end, then +1 for the winner and -1 for the
 others (``terminations`` all True), or 0 for everyone when the turn limit cuts the game off
 (``truncations`` all True). An illegal action raises
-:class:`envs.catan.engine.IllegalActionError` (message lists the legal actions; the state is
+:class:`ludolab.envs.catan.engine.IllegalActionError` (message lists the legal actions; the state is
 unchanged), as in the Gymnasium env.
 
 Seeding: ``reset(seed=k)`` seeds a generator that draws the game seed (dice, deck, steals) and,
@@ -30,9 +30,9 @@ keys are ignored (PettingZoo's api_test passes ``{"options": 1}``).
 
 from __future__ import annotations
 
-from envs.catan.engine import GameOptions
-from envs.catan.gym_env import BoardSource, CatanFace
-from envs.faces import SeatsAECEnv, order_enforced
+from ludolab.envs.catan.engine import GameOptions
+from ludolab.envs.catan.gym_env import BoardSource, CatanFace
+from ludolab.envs.faces import SeatsAECEnv, order_enforced
 
 
 class CatanAECEnv(CatanFace, SeatsAECEnv):

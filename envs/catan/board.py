@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from envs.catan.topology import Layout, LayoutError, load_layout
-from envs.jsonl import iter_records, read_record, write_records
+from ludolab.envs.catan.topology import Layout, LayoutError, load_layout
+from ludolab.envs.jsonl import iter_records, read_record, write_records
 
 SCHEMA = "ludolab.catan.board/1"
 RESOURCES: tuple[str, ...] = ("lumber", "wool", "grain", "brick", "ore")

@@ -1,7 +1,7 @@
 """The Catan rules engine: a plain, seeded state machine over integer actions.
 
 One :class:`Game` holds the whole state of one game. ``legal_actions()`` lists the integer
-actions (see :mod:`envs.catan.actions`) open to the seat that must act now (``acting``), and
+actions (see :mod:`ludolab.envs.catan.actions`) open to the seat that must act now (``acting``), and
 ``step(action)`` applies one of them. Chance is the engine's own: the dice, the development
 deck's order and the card stolen by the robber come from three random streams derived from the
 game seed, so a game is a pure function of (board, the agents' choices, seed), and the dice of
@@ -39,11 +39,11 @@ import operator
 import random
 from typing import SupportsIndex
 
-from envs.catan import actions as A
-from envs.catan.board import DESERT, Board
-from envs.catan.options import GameOptions
-from envs.catan.topology import load_layout
-from envs.rules import IllegalActionError, InvariantError, as_action, illegal_message
+from ludolab.envs.catan import actions as A
+from ludolab.envs.catan.board import DESERT, Board
+from ludolab.envs.catan.options import GameOptions
+from ludolab.envs.catan.topology import load_layout
+from ludolab.envs.rules import IllegalActionError, InvariantError, as_action, illegal_message
 
 # Phases: what kind of decision is pending.
 SETUP_SETTLEMENT, SETUP_ROAD, PRE_ROLL, MAIN, DISCARD, MOVE_ROBBER, STEAL = range(7)

@@ -1,6 +1,6 @@
 """Gymnasium face of the Catan engine: one learner seat against agents.
 
-    import envs.catan.gym_env  # registers "ludolab/Catan-v0" (gymnasium 1.x has no plugins)
+    import ludolab.envs.catan.gym_env  # registers "ludolab/Catan-v0" (gymnasium 1.x has no plugins)
     env = gymnasium.make("ludolab/Catan-v0", opponents=["random"] * 3)
     obs, info = env.reset(seed=0)
     while True:
@@ -15,17 +15,17 @@ learner's action and then lets the opponents act — their turns, and their disc
 to the learner's trade offers — until the learner must decide again (its own turn, a discard of
 its own, an answer to an opponent's offer) or the game ends.
 
-Spaces: ``Discrete(actions.N_ACTIONS)`` with the fixed indices of :mod:`envs.catan.actions`;
-observations from :func:`envs.catan.observation.encode` (a flat float32 ``Box`` in [0, 1]). The
-legal actions are ``info["action_mask"]`` (int8, 1 = legal; pass it to
+Spaces: ``Discrete(actions.N_ACTIONS)`` with the fixed indices of :mod:`ludolab.envs.catan.actions`;
+observations from :func:`ludolab.envs.catan.observation.encode` (a flat float32 ``Box`` in [0, 1]).
+The legal actions are ``info["action_mask"]`` (int8, 1 = legal; pass it to
 ``action_space.sample(mask)``) and ``action_masks()`` (bool; the sb3-contrib MaskablePPO
 convention). After the last step the mask is all zeros.
 
-Illegal actions: ``step`` raises :class:`envs.catan.engine.IllegalActionError`, whose message
-lists the legal actions, and the state is unchanged (the project's standard: a learner that
+Illegal actions: ``step`` raises :class:`ludolab.envs.catan.engine.IllegalActionError`, whose
+message lists the legal actions, and the state is unchanged (the project's standard: a learner that
 picks an illegal action has a bug — mask it). ``illegal_action="terminate"`` instead ends the
-episode with reward ``-1`` and ``info["illegal_action"] = True`` (for tools that step with
-unmasked samples, such as ``gymnasium.utils.env_checker.check_env``).
+episode with reward ``-1`` and ``info["illegal_action"] = True`` (for tools that step with unmasked
+samples, such as ``gymnasium.utils.env_checker.check_env``).
 
 Rewards: 0 until the end; then +1 if the learner won, -1 if another seat won
 (``terminated=True``), 0 when the engine's turn limit cut the game off (``truncated=True``).
@@ -44,13 +44,19 @@ from typing import Any
 
 import numpy as np
 
-from envs.catan import actions as A
-from envs.catan.agents import Agent, parse_agent_spec
-from envs.catan.board import Board
-from envs.catan.board import shuffled_board as random_board
-from envs.catan.engine import GAME_OVER, PHASE_NAMES, Game, GameOptions
-from envs.catan.observation import encode, observation_space
-from envs.faces import GameFace, LearnerSeatEnv, check_setup_source, draw_setup, register_env
+from ludolab.envs.catan import actions as A
+from ludolab.envs.catan.agents import Agent, parse_agent_spec
+from ludolab.envs.catan.board import Board
+from ludolab.envs.catan.board import shuffled_board as random_board
+from ludolab.envs.catan.engine import GAME_OVER, PHASE_NAMES, Game, GameOptions
+from ludolab.envs.catan.observation import encode, observation_space
+from ludolab.envs.faces import (
+    GameFace,
+    LearnerSeatEnv,
+    check_setup_source,
+    draw_setup,
+    register_env,
+)
 
 ENV_ID = "ludolab/Catan-v0"
 BoardSource = Board | Sequence[Board] | Callable[[np.random.Generator], Board] | None
@@ -122,8 +128,8 @@ class CatanEnv(CatanFace, LearnerSeatEnv):
     Args:
         board: the board of every game (Board), a list to draw from, a callable
             ``rng -> Board``, or None for a fair random board per reset.
-        opponents: Agent objects or spec strings (``envs.catan.agents.parse_agent_spec``) for
-            the other seats in seat order; 1-3 of them (default three ``"random"``). Each Agent
+        opponents: Agent objects or spec strings (``ludolab.envs.catan.agents.parse_agent_spec``)
+            for the other seats in seat order; 1-3 of them (default three ``"random"``). Each Agent
             object must be distinct (an agent holds its seat's state); pass spec strings
             when building several envs (vector envs) so each env gets its own agents.
         seat: the learner's seat, 0 .. n_players - 1 (seat 0 places first and moves first).
@@ -148,9 +154,9 @@ class CatanEnv(CatanFace, LearnerSeatEnv):
 
 
 def register() -> None:
-    """Register ``ludolab/Catan-v0`` with gymnasium (idempotent; importing ``envs.catan``
+    """Register ``ludolab/Catan-v0`` with gymnasium (idempotent; importing ``ludolab.envs.catan``
     already does)."""
-    register_env(ENV_ID, "envs.catan.gym_env:CatanEnv")
+    register_env(ENV_ID, "ludolab.envs.catan.gym_env:CatanEnv")
 
 
 __all__ = ["ENV_ID", "CatanEnv", "draw_board", "random_board", "register", "render_text"]

@@ -50,7 +50,7 @@ the number of players; "rel" = relative seat)::
 
 Size: 721 + 194 n (1497 for 4 players, 1303 for 3, 1109 for 2).
 
-The hex, node and path numbering is the standard layout's (``envs.catan.topology``).
+The hex, node and path numbering is the standard layout's (``ludolab.envs.catan.topology``).
 """
 
 from __future__ import annotations
@@ -60,16 +60,16 @@ from functools import lru_cache
 import numpy as np
 from gymnasium import spaces
 
-from envs.catan import actions as A
-from envs.catan.board import NUMBERS, Board, pips
-from envs.catan.engine import (
+from ludolab.envs.catan import actions as A
+from ludolab.envs.catan.board import NUMBERS, Board, pips
+from ludolab.envs.catan.engine import (
     CARDS_PER_RESOURCE,
     DEV_DECK_COUNTS,
     PHASE_NAMES,
     ROADS_PER_PLAYER,
     Game,
 )
-from envs.faces import BlockLayout
+from ludolab.envs.faces import BlockLayout
 
 N_TERRAINS = 6
 N_HARBOR_TYPES = 6
@@ -166,7 +166,9 @@ def _static_part(board: Board) -> np.ndarray:
 
     Keyed by the (frozen, hashable) board; the returned array is shared, never write into it.
     """
-    from envs.catan.engine import tables  # the harbor-to-node map lives in the engine's tables
+    from ludolab.envs.catan.engine import (
+        tables,  # the harbor-to-node map lives in the engine's tables
+    )
 
     t = tables()
     terrain = np.zeros((A.N_HEXES, N_TERRAINS), np.float32)

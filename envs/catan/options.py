@@ -1,8 +1,8 @@
 """Catan's rule options: a plain dataclass, apart from the engine.
 
-It lives in its own module because the engine may be compiled (see :mod:`envs.compiled`), and a
-compiled module would neither keep the field types (experiment configs read them to convert TOML
-values) nor let a frozen dataclass be unpickled (options travel to worker processes).
+It lives in its own module because the engine may be compiled (see :mod:`ludolab.envs.compiled`),
+and a compiled module would neither keep the field types (experiment configs read them to convert
+TOML values) nor let a frozen dataclass be unpickled (options travel to worker processes).
 """
 
 from __future__ import annotations

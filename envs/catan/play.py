@@ -7,10 +7,10 @@ from collections.abc import Iterator, Sequence
 from math import ceil
 from typing import SupportsIndex, overload
 
-from envs.catan.agents.base import Agent
-from envs.catan.board import Board
-from envs.catan.engine import MAIN, Game, GameOptions
-from envs.catan.record import GameRecord
+from ludolab.envs.catan.agents.base import Agent
+from ludolab.envs.catan.board import Board
+from ludolab.envs.catan.engine import MAIN, Game, GameOptions
+from ludolab.envs.catan.record import GameRecord
 
 
 class LegalView(Sequence[int]):
@@ -48,9 +48,10 @@ class LegalView(Sequence[int]):
 
 
 def play_out(game: Game, agents: Sequence[Agent], seed: SupportsIndex) -> None:
-    """:func:`envs.agents.play_out` for Catan: reset seat ``i``'s agent with (``i``, ``seed``),
-    then let the agents decide until the game is over; agents with :attr:`Agent.lazy_legal` get
-    a :class:`LegalView` in the main phase rather than the listed actions.
+    """:func:`ludolab.envs.agents.play_out` for Catan: reset seat ``i``'s agent with (``i``,
+    ``seed``), then let the agents decide until the game is over; agents with
+    :attr:`Agent.lazy_legal` get a :class:`LegalView` in the main phase rather than the listed
+    actions.
 
     The same loop as the generic one, written again here because this module is compiled with
     the engine (setup.py): typed, it calls the engine natively, which makes random games about

@@ -236,11 +236,11 @@ def load_layout(name_or_path: str = "standard") -> Layout:
     if path.suffix == ".json" and path.exists():
         text, source = path.read_text(), str(path)
     else:
-        shipped = resources.files("envs.catan") / "layouts" / f"{name_or_path}.json"
+        shipped = resources.files("ludolab.envs.catan") / "layouts" / f"{name_or_path}.json"
         if not shipped.is_file():
             known = sorted(
                 p.name.removesuffix(".json")
-                for p in (resources.files("envs.catan") / "layouts").iterdir()
+                for p in (resources.files("ludolab.envs.catan") / "layouts").iterdir()
                 if p.name.endswith(".json")
             )
             raise LayoutError(f"unknown layout {name_or_path!r}; known layouts: {', '.join(known)}")

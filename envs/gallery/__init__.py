@@ -8,4 +8,7 @@ from gymnasium.envs.registration import register as _register
 from gymnasium.envs.registration import registry as _registry
 
 if "ludolab/MastersGallery-v0" not in _registry:
-    _register(id="ludolab/MastersGallery-v0", entry_point="envs.gallery.gym_env:MastersGalleryEnv")
+    _register(
+        id="ludolab/MastersGallery-v0",
+        entry_point="ludolab.envs.gallery.gym_env:MastersGalleryEnv",
+    )

@@ -1,7 +1,7 @@
 """Masters Gallery actions as fixed integer indices.
 
 Every decision is one integer in ``range(N_ACTIONS)``; the index of an action never depends on
-the state. Card types are ``artist * 6 + symbol`` (see :mod:`envs.gallery.cards`: artists
+the state. Card types are ``artist * 6 + symbol`` (see :mod:`ludolab.envs.gallery.cards`: artists
 Lite Metal, Yoko, Christin P., Karl Gitter, Krypto; symbols plain, draw, double, award,
 face-down, simultaneous)::
 
@@ -18,7 +18,7 @@ and award effects are automatic unless ``award_choice`` is on.
 
 from __future__ import annotations
 
-from envs.gallery.cards import ARTISTS, N_ARTISTS, N_TYPES, type_name
+from ludolab.envs.gallery.cards import ARTISTS, N_ARTISTS, N_TYPES, type_name
 
 PLAY = 0
 SECOND = PLAY + N_TYPES

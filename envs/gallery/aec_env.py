@@ -1,6 +1,6 @@
 """PettingZoo AEC face of the Masters Gallery engine: every seat is an agent.
 
-    from envs.gallery import aec_env
+    from ludolab.envs.gallery import aec_env
     env = aec_env.env(n_players=4)
     env.reset(seed=0)
     for agent in env.agent_iter():
@@ -15,14 +15,14 @@ same agent is selected twice in a row for a double's second card or an award cho
 seat holding cards is selected in turn for a simultaneous play.
 
 Observations follow PettingZoo's classic envs: ``{"observation": Box float32 (see
-envs.gallery.observation), "action_mask": int8 of length N_ACTIONS}``; the mask is all zeros
+ludolab.envs.gallery.observation), "action_mask": int8 of length N_ACTIONS}``; the mask is all zeros
 for agents that are not selected. Rewards are 0 until the end; then, with ``reward="win"``
 (default), +1 for the sole winner, ``1 / k`` for each of ``k`` seats sharing the most money and
 -1 for the others, or with ``reward="margin"`` each seat's ``(mine - best other) / max(mine,
-best other, 1)`` (see :mod:`envs.gallery.gym_env`). Every game ends (``terminations`` all
+best other, 1)`` (see :mod:`ludolab.envs.gallery.gym_env`). Every game ends (``terminations`` all
 True; there is no truncation). An illegal action raises
-:class:`envs.gallery.engine.IllegalActionError` (message lists the legal actions; the state is
-unchanged), as in the Gymnasium env.
+:class:`ludolab.envs.gallery.engine.IllegalActionError` (message lists the legal actions; the state
+is unchanged), as in the Gymnasium env.
 
 Deals: as in the Gymnasium env (a Deal, a list, a callable ``rng -> Deal``, or None for a fair
 shuffle per game). ``n_players`` defaults to the deal's when ``deal`` is a Deal or a list, else
@@ -36,10 +36,10 @@ api_test passes ``{"options": 1}``).
 
 from __future__ import annotations
 
-from envs.faces import SeatsAECEnv, order_enforced
-from envs.gallery.deal import Deal
-from envs.gallery.engine import GalleryOptions
-from envs.gallery.gym_env import DealSource, GalleryFace, check_reward
+from ludolab.envs.faces import SeatsAECEnv, order_enforced
+from ludolab.envs.gallery.deal import Deal
+from ludolab.envs.gallery.engine import GalleryOptions
+from ludolab.envs.gallery.gym_env import DealSource, GalleryFace, check_reward
 
 
 class MastersGalleryAECEnv(GalleryFace, SeatsAECEnv):

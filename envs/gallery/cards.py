@@ -9,7 +9,7 @@ Five artists in tie-break priority order (the first wins ties), with their card 
     4 Krypto     21    ids 74..94
 
 A card's artist is fixed by its id. Its symbol comes from a *symbols table* (a rules option,
-:attr:`envs.gallery.engine.GalleryOptions.symbols`): per artist, how many cards carry each
+:attr:`ludolab.envs.gallery.engine.GalleryOptions.symbols`): per artist, how many cards carry each
 symbol, in the order draw, double, award, face-down, simultaneous. Within an artist's id block
 the symbol cards come first in that order, the plain cards last. With the default table
 (``DEFAULT_SYMBOLS``: one draw-one, one double and one award card per artist, no face-down and

@@ -10,8 +10,8 @@ JSON schema (``ludolab.gallery.deal/1``), one object per deal (``.json``) or per
       "id":        "3f2c..."               # optional; checked against the content if present
     }
 
-Card ids are explained in :mod:`envs.gallery.cards` (the artist is fixed by the id; the symbol
-by the rules' symbols table). Cards leave the deck from the top, in this order, always:
+Card ids are explained in :mod:`ludolab.envs.gallery.cards` (the artist is fixed by the id; the
+symbol by the rules' symbols table). Cards leave the deck from the top, in this order, always:
 
 1. Round 1: seat 0 gets the first ``hand_size`` (13) cards, seat 1 the next 13, and so on
    (blocks, in seat order); then the extra face-up card.
@@ -34,8 +34,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from envs.gallery.cards import N_CARDS
-from envs.jsonl import iter_records, read_record, write_records
+from ludolab.envs.gallery.cards import N_CARDS
+from ludolab.envs.jsonl import iter_records, read_record, write_records
 
 SCHEMA = "ludolab.gallery.deal/1"
 MIN_PLAYERS, MAX_PLAYERS = 2, 5

@@ -1,10 +1,11 @@
 """The Masters Gallery rules engine: a plain state machine over integer actions.
 
 One :class:`Game` holds the whole state of one game. ``legal_actions()`` lists the integer
-actions (see :mod:`envs.gallery.actions`) open to the seat that must act now (``acting``), and
-``step(action)`` applies one of them. The engine draws no random numbers: every card comes from
-the :class:`~envs.gallery.deal.Deal` (the shuffled deck) in a fixed order, so a game is a pure
-function of (deal, the agents' choices); ``seed`` only seeds the agents and is recorded.
+actions (see :mod:`ludolab.envs.gallery.actions`) open to the seat that must act now
+(``acting``), and ``step(action)`` applies one of them. The engine draws no random numbers:
+every card comes from the :class:`~ludolab.envs.gallery.deal.Deal` (the shuffled deck) in a fixed
+order, so a game is a pure function of (deal, the agents' choices); ``seed`` only seeds the agents
+and is recorded.
 
 Rules: Modern Art: Masters Gallery / Modern Art: The Card Game (Knizia) as summarised in
 ``shared/rules/masters-gallery.md``, 2-5 players. A round: seat ``starter`` first, then
@@ -73,8 +74,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from envs.gallery import actions as A
-from envs.gallery.cards import (
+from ludolab.envs.gallery import actions as A
+from ludolab.envs.gallery.cards import (
     AWARD,
     DEFAULT_SYMBOLS,
     DOUBLE,
@@ -90,8 +91,8 @@ from envs.gallery.cards import (
     type_counts,
     validate_symbols,
 )
-from envs.gallery.deal import Deal
-from envs.rules import IllegalActionError, InvariantError, as_action, illegal_message
+from ludolab.envs.gallery.deal import Deal
+from ludolab.envs.rules import IllegalActionError, InvariantError, as_action, illegal_message
 
 # Phases: what kind of decision is pending.
 PLAY, SECOND, AWARD_CHOICE, SIMULTANEOUS_PLAY, GAME_OVER = range(5)

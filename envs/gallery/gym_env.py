@@ -1,6 +1,6 @@
 """Gymnasium face of the Masters Gallery engine: one learner seat against agents.
 
-    import envs.gallery.gym_env  # registers "ludolab/MastersGallery-v0" (gymnasium 1.x)
+    import ludolab.envs.gallery.gym_env  # registers "ludolab/MastersGallery-v0" (gymnasium 1.x)
     env = gymnasium.make("ludolab/MastersGallery-v0", opponents=["random"] * 3)
     obs, info = env.reset(seed=0)
     while True:
@@ -16,22 +16,23 @@ opponents act — their turns, their second cards and their simultaneous picks �
 learner must decide again (its own turn, the second card of its double, its award choice, its
 pick in a simultaneous play) or the game ends.
 
-Deals: ``deal`` is a :class:`~envs.gallery.deal.Deal` (every game), a list of Deals (one drawn
-uniformly per reset), a callable ``np.random.Generator -> Deal``, or None for a fair shuffled
-deck each game (:func:`envs.gallery.deal.shuffled_deal`, seeded from the env's generator).
+Deals: ``deal`` is a :class:`~ludolab.envs.gallery.deal.Deal` (every game), a list of Deals (one
+drawn uniformly per reset), a callable ``np.random.Generator -> Deal``, or None for a fair shuffled
+deck each game (:func:`ludolab.envs.gallery.deal.shuffled_deal`, seeded from the env's generator).
 Every deal must be for ``n_players`` players.
 
 Spaces: ``Discrete(actions.N_ACTIONS)`` (66) with the fixed indices of
-:mod:`envs.gallery.actions`; observations from :func:`envs.gallery.observation.encode` (a flat
-float32 ``Box`` in [0, 1]). The legal actions are ``info["action_mask"]`` (int8, 1 = legal;
-pass it to ``action_space.sample(mask)``) and ``action_masks()`` (bool; the sb3-contrib
-MaskablePPO convention). After the last step the mask is all zeros.
+:mod:`ludolab.envs.gallery.actions`; observations from
+:func:`ludolab.envs.gallery.observation.encode` (a flat float32 ``Box`` in [0, 1]). The legal
+actions are ``info["action_mask"]`` (int8, 1 = legal; pass it to ``action_space.sample(mask)``) and
+``action_masks()`` (bool; the sb3-contrib MaskablePPO convention). After the last step the mask is
+all zeros.
 
-Illegal actions: ``step`` raises :class:`envs.gallery.engine.IllegalActionError`, whose message
-lists the legal actions, and the state is unchanged (the project's standard: a learner that
+Illegal actions: ``step`` raises :class:`ludolab.envs.gallery.engine.IllegalActionError`, whose
+message lists the legal actions, and the state is unchanged (the project's standard: a learner that
 picks an illegal action has a bug — mask it). ``illegal_action="terminate"`` instead ends the
-episode with reward ``-1`` and ``info["illegal_action"] = True`` (for tools that step with
-unmasked samples, such as ``gymnasium.utils.env_checker.check_env``).
+episode with reward ``-1`` and ``info["illegal_action"] = True`` (for tools that step with unmasked
+samples, such as ``gymnasium.utils.env_checker.check_env``).
 
 Rewards: 0 until the end (every game ends: the cards run out, so there is no truncation).
 ``reward="win"`` (default): +1 for the sole winner, ``1 / k`` for each of ``k`` seats sharing
@@ -55,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.faces import (
+from ludolab.envs.faces import (
     SEED_BOUND,
     GameFace,
     LearnerSeatEnv,
@@ -63,12 +64,12 @@ from envs.faces import (
     draw_setup,
     register_env,
 )
-from envs.gallery import actions as A
-from envs.gallery.agents import Agent, parse_agent_spec
-from envs.gallery.cards import ARTISTS, N_ARTISTS, type_name
-from envs.gallery.deal import MAX_PLAYERS, MIN_PLAYERS, Deal, shuffled_deal
-from envs.gallery.engine import GAME_OVER, PHASE_NAMES, GalleryOptions, Game
-from envs.gallery.observation import encode, observation_space
+from ludolab.envs.gallery import actions as A
+from ludolab.envs.gallery.agents import Agent, parse_agent_spec
+from ludolab.envs.gallery.cards import ARTISTS, N_ARTISTS, type_name
+from ludolab.envs.gallery.deal import MAX_PLAYERS, MIN_PLAYERS, Deal, shuffled_deal
+from ludolab.envs.gallery.engine import GAME_OVER, PHASE_NAMES, GalleryOptions, Game
+from ludolab.envs.gallery.observation import encode, observation_space
 
 ENV_ID = "ludolab/MastersGallery-v0"
 DealSource = Deal | Sequence[Deal] | Callable[[np.random.Generator], Deal] | None
@@ -192,8 +193,8 @@ class MastersGalleryEnv(GalleryFace, LearnerSeatEnv):
     Args:
         deal: the deal of every game (Deal), a list to draw from, a callable
             ``rng -> Deal``, or None for a fair shuffled deal per reset.
-        opponents: Agent objects or spec strings (``envs.gallery.agents.parse_agent_spec``) for
-            the other seats in seat order; 1-4 of them (default three ``"random"``). Each Agent
+        opponents: Agent objects or spec strings (``ludolab.envs.gallery.agents.parse_agent_spec``)
+            for the other seats in seat order; 1-4 of them (default three ``"random"``). Each Agent
             object must be distinct (an agent holds its seat's state); pass spec strings
             when building several envs (vector envs) so each env gets its own agents.
         seat: the learner's seat, 0 .. n_players - 1 (seat 0 starts round 1).
@@ -222,8 +223,8 @@ class MastersGalleryEnv(GalleryFace, LearnerSeatEnv):
 
 def register() -> None:
     """Register ``ludolab/MastersGallery-v0`` with gymnasium (idempotent; importing
-    ``envs.gallery`` already does)."""
-    register_env(ENV_ID, "envs.gallery.gym_env:MastersGalleryEnv")
+    ``ludolab.envs.gallery`` already does)."""
+    register_env(ENV_ID, "ludolab.envs.gallery.gym_env:MastersGalleryEnv")
 
 
 __all__ = [

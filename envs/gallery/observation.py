@@ -16,7 +16,7 @@ options, except scores, which are unbounded in practice and squashed as ``s / (s
 (100 is about a median final score; the map is increasing, so no information is lost). The
 layout, block by block (``layout(n)`` lists it as ``(name, length)``; ``n`` is the number of
 players; "rel" = relative seat; card types are ``artist * 6 + symbol``, see
-:mod:`envs.gallery.cards`; artists in priority order)::
+:mod:`ludolab.envs.gallery.cards`; artists in priority order)::
 
     my_hand            30        own cards per type / cards of that type in the deck
     my_face_down       5         own face-down cards this round per artist / artist's cards
@@ -65,10 +65,10 @@ from functools import cache
 import numpy as np
 from gymnasium import spaces
 
-from envs.faces import BlockLayout
-from envs.gallery.cards import ARTIST_CARDS, N_ARTISTS, N_CARDS, N_SYMBOLS, N_TYPES
-from envs.gallery.deal import MAX_PLAYERS, MIN_PLAYERS
-from envs.gallery.engine import (
+from ludolab.envs.faces import BlockLayout
+from ludolab.envs.gallery.cards import ARTIST_CARDS, N_ARTISTS, N_CARDS, N_SYMBOLS, N_TYPES
+from ludolab.envs.gallery.deal import MAX_PLAYERS, MIN_PLAYERS
+from ludolab.envs.gallery.engine import (
     GAME_OVER,
     PHASE_NAMES,
     Game,

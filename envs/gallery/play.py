@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envs.agents import play_out
-from envs.gallery.agents.base import Agent
-from envs.gallery.deal import Deal
-from envs.gallery.engine import GalleryOptions, Game
-from envs.gallery.record import GalleryRecord
+from ludolab.envs.agents import play_out
+from ludolab.envs.gallery.agents.base import Agent
+from ludolab.envs.gallery.deal import Deal
+from ludolab.envs.gallery.engine import GalleryOptions, Game
+from ludolab.envs.gallery.record import GalleryRecord
 
 
 def play_game(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from envs.gallery.cards import N_ARTISTS
+from ludolab.envs.gallery.cards import N_ARTISTS
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,13 @@ from importlib import resources
 
 SAMPLERS = ("uniform", "rejection", "chain", "solver", "enumerate", "optimise")
 COUNT_METHODS = ("auto", "rejection", "depth-first", "importance")
-# research.catan.constraints.OBJECTIVES holds their definitions (a test checks the names agree)
+# ludolab.research.catan.constraints.OBJECTIVES defines them (a test checks that the names agree)
 OBJECTIVE_NAMES = ("max-intersection-pips", "pip-spread", "resource-pip-spread")
 
 
 def shipped_sets() -> list[str]:
     """Names of the constraint sets shipped with ludolab."""
-    folder = resources.files("research.catan") / "constraint_sets"
+    folder = resources.files("ludolab.research.catan") / "constraint_sets"
     return sorted(
         p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
     )
@@ -23,7 +23,7 @@ def shipped_sets() -> list[str]:
 
 @dataclass(frozen=True)
 class CountSettings:
-    """Budgets of :func:`research.catan.counting.count_boards`.
+    """Budgets of :func:`ludolab.research.catan.counting.count_boards`.
 
     ``pilot_draws`` / ``draws``: fair shuffles for the rejection estimate (used when the pilot
     finds ``min_hits`` boards). ``quick_nodes``: search nodes for an exact count tried first;

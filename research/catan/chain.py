@@ -3,7 +3,7 @@
 Rejection from fair shuffles is exact but hopeless when one shuffle in 10^9 satisfies the set;
 the solver's randomised search is fast but follows Gecode's search order. This sampler runs
 Markov chains over the satisfying boards instead (the steps run in the compiled
-:mod:`research.catan.kernel`):
+:mod:`ludolab.research.catan.kernel`):
 
 * **Moves.** Each step proposes one change, of a kind drawn with fixed weights: swap two hexes'
   tiles (terrain with its token), two terrains (tokens stay), two tokens, or two harbors;
@@ -38,11 +38,11 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from envs.catan.board import DESERT
-from research.catan import kernel
-from research.catan.constraint_set import ConstraintSet
-from research.catan.geometry import PIPS_TABLE, with_zero_column
-from research.catan.space import Space
+from ludolab.envs.catan.board import DESERT
+from ludolab.research.catan import kernel
+from ludolab.research.catan.constraint_set import ConstraintSet
+from ludolab.research.catan.geometry import PIPS_TABLE, with_zero_column
+from ludolab.research.catan.space import Space
 
 # Relative weights of the move kinds, indexed as in the kernel (moves that cannot change
 # anything on a set are switched off).

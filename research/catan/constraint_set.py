@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from research.catan.catalog import shipped_sets as shipped_sets  # re-exported
-from research.catan.constraints import (
+from ludolab.research.catan.catalog import shipped_sets as shipped_sets  # re-exported
+from ludolab.research.catan.constraints import (
     PARTS,
     Constraint,
     ConstraintError,
@@ -146,11 +146,12 @@ def load_constraint_set(
             raise ConstraintSetError(f"{path}: no such constraint set file")
         text, source, default_name = path.read_text(), str(path), path.stem
     else:
-        shipped = resources.files("research.catan") / "constraint_sets" / f"{name_or_path}.toml"
+        folder = resources.files("ludolab.research.catan") / "constraint_sets"
+        shipped = folder / f"{name_or_path}.toml"
         if not shipped.is_file():
             from difflib import get_close_matches
 
-            from research.gallery.deals import shipped_deal_sets
+            from ludolab.research.gallery.deals import shipped_deal_sets
 
             deal_sets = shipped_deal_sets()
             close = get_close_matches(str(name_or_path), [*shipped_sets(), *deal_sets], n=3)

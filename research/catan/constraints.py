@@ -2,8 +2,8 @@
 
 * The **Python face** ``check(terrain, numbers, harbors)`` takes a batch of boards as integer
   arrays — terrain (B, n_hexes), numbers (B, n_hexes), harbors (B, n_slots), codes as in
-  :mod:`envs.catan.board` — and returns a (B,) bool array. Vectorised, so the uniform sampler
-  can test many thousands of shuffles per call.
+  :mod:`ludolab.envs.catan.board` — and returns a (B,) bool array. Vectorised, so the uniform
+  sampler can test many thousands of shuffles per call.
 * The **MiniZinc face** ``minizinc()`` returns one MiniZinc boolean expression over the arrays
   ``terrain``, ``number`` and ``harbor`` (1-based hexes), calling the predicates of
   ``models/library.mzn``. Used to generate, enumerate, count and optimise.
@@ -22,9 +22,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from envs.catan.board import DESERT, HARBOR_TYPES, NUMBERS, RESOURCES, TERRAINS
-from research.catan import rules as R
-from research.catan.geometry import (
+from ludolab.envs.catan.board import DESERT, HARBOR_TYPES, NUMBERS, RESOURCES, TERRAINS
+from ludolab.research.catan import rules as R
+from ludolab.research.catan.geometry import (
     PIPS_TABLE,
     LayoutArrays,
     layout_arrays,
@@ -114,7 +114,7 @@ class Constraint:
         raise NotImplementedError
 
     def rules(self) -> list[R.Rule]:
-        """The constraint as rules over positions (see :mod:`research.catan.rules`), for the
+        """The constraint as rules over positions (see :mod:`ludolab.research.catan.rules`), for the
         samplers that check one board at a time."""
         raise NotImplementedError
 

@@ -28,13 +28,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from envs.catan.board import DESERT
-from research.catan import kernel
-from research.catan.catalog import COUNT_METHODS as COUNT_METHODS  # re-exported
-from research.catan.catalog import CountSettings
-from research.catan.constraint_set import ConstraintSet
-from research.catan.samplers import SamplingError, _Rejection
-from research.catan.space import Space, enumerate_space, multinomial
+from ludolab.envs.catan.board import DESERT
+from ludolab.research.catan import kernel
+from ludolab.research.catan.catalog import COUNT_METHODS as COUNT_METHODS  # re-exported
+from ludolab.research.catan.catalog import CountSettings
+from ludolab.research.catan.constraint_set import ConstraintSet
+from ludolab.research.catan.samplers import SamplingError, _Rejection
+from ludolab.research.catan.space import Space, enumerate_space, multinomial
 
 
 @dataclass
@@ -296,8 +296,8 @@ def _with_terrain(cset: ConstraintSet, terrain: list[int]) -> ConstraintSet:
     """The set with its terrain given (a ``fixed`` constraint added)."""
     from dataclasses import replace
 
-    from envs.catan.board import TERRAINS
-    from research.catan.constraints import make_constraint
+    from ludolab.envs.catan.board import TERRAINS
+    from ludolab.research.catan.constraints import make_constraint
 
     fixed = make_constraint("fixed", cset.layout, terrain=[TERRAINS[t] for t in terrain])
     return replace(cset, constraints=(*cset.constraints, fixed))

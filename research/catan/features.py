@@ -1,6 +1,6 @@
 """Board features: plain numbers describing a Catan setup, for analysis tables.
 
-Every function takes a :class:`envs.catan.board.Board` and returns numbers or numpy arrays;
+Every function takes a :class:`ludolab.envs.catan.board.Board` and returns numbers or numpy arrays;
 :func:`board_features` bundles the scalar summaries into one flat ``dict[str, float]`` (one pandas
 row per board). Units: *pips* are the dots on number tokens (ways out of 36 to roll the number:
 2 and 12 -> 1, 6 and 8 -> 5, none on the desert); the standard board carries 58 pips.
@@ -22,8 +22,8 @@ from functools import cache
 
 import numpy as np
 
-from envs.catan.board import DESERT, RESOURCES, Board, pips
-from envs.catan.topology import load_layout
+from ludolab.envs.catan.board import DESERT, RESOURCES, Board, pips
+from ludolab.envs.catan.topology import load_layout
 
 HOT_SPOT_PIPS = 13
 """An intersection with at least this many pips is a *hot spot* (e.g. 6-8-x with x >= 3 pips,

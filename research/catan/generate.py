@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.catan.board import Board
-from research.catan.constraint_set import ConstraintSet
-from research.catan.samplers import (
+from ludolab.envs.catan.board import Board
+from ludolab.research.catan.constraint_set import ConstraintSet
+from ludolab.research.catan.samplers import (
     SAMPLERS,
     SampleReport,
     SamplingError,

@@ -11,8 +11,8 @@ from functools import cache
 
 import numpy as np
 
-from envs.catan.board import DESERT
-from envs.catan.topology import Layout, load_layout
+from ludolab.envs.catan.board import DESERT
+from ludolab.envs.catan.topology import Layout, load_layout
 
 
 @dataclass(frozen=True)

@@ -3,15 +3,15 @@
 This module is compiled with mypyc at install time (``setup.py``), as the Catan engine is; its
 Python source is the reference and runs when it is not compiled. It works on plain lists of
 ints, one board at a time: terrain codes ``t`` (per hex), tokens ``n`` (per hex, 0 on the
-desert) and harbor codes ``hb`` (per slot), as in :mod:`envs.catan.board`.
+desert) and harbor codes ``hb`` (per slot), as in :mod:`ludolab.envs.catan.board`.
 
-:class:`Checker` holds a constraint set's rules (:mod:`research.catan.rules`, flattened by
-:func:`research.catan.chain.checker_for`) with an index from each position to the rule
+:class:`Checker` holds a constraint set's rules (:mod:`ludolab.research.catan.rules`, flattened by
+:func:`ludolab.research.catan.chain.checker_for`) with an index from each position to the rule
 instances that read it, so that after a change only those are checked again. It checks a whole
 board, a board after some positions changed, and a partial board during enumeration.
 
 :func:`run_chain` advances one Markov chain (the moves are described in
-:mod:`research.catan.chain`); :func:`search` enumerates, counts or draws the boards of a set
+:mod:`ludolab.research.catan.chain`); :func:`search` enumerates, counts or draws the boards of a set
 depth-first. Random numbers come from xoshiro128** seeded by the caller, so that both are
 reproducible from a seed the user sees.
 """

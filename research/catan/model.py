@@ -11,11 +11,11 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-from envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS
-from envs.catan.topology import load_layout
-from research.catan.constraint_set import ConstraintSet
-from research.catan.constraints import Objective
-from research.catan.geometry import layout_arrays
+from ludolab.envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS
+from ludolab.envs.catan.topology import load_layout
+from ludolab.research.catan.constraint_set import ConstraintSet
+from ludolab.research.catan.constraints import Objective
+from ludolab.research.catan.geometry import layout_arrays
 
 SEARCH_RANDOM = "random"
 SEARCH_DEFAULT = "default"
@@ -23,7 +23,7 @@ SEARCH_DEFAULT = "default"
 
 @cache
 def _library() -> str:
-    return (resources.files("research.catan") / "models" / "library.mzn").read_text()
+    return (resources.files("ludolab.research.catan") / "models" / "library.mzn").read_text()
 
 
 def model_parts(cset: ConstraintSet) -> tuple[str, ...]:

@@ -5,8 +5,8 @@ slots) and value tables: "these hex pairs must not carry these value pairs", "th
 hexes must not sum above a cap", and so on. A constraint's :meth:`rules` returns them; they are a
 third description of the constraint beside its Python face (``check``, vectorised numpy) and its
 MiniZinc face. Why a third: the samplers that cope with tight sets (Markov chains, depth-first
-enumeration, ``research.catan.kernel``) change one or two hexes at a time and must re-check only
-the rules those hexes take part in, millions of times a second, one board at a time. Rules say
+enumeration, ``ludolab.research.catan.kernel``) change one or two hexes at a time and must re-check
+only the rules those hexes take part in, millions of times a second, one board at a time. Rules say
 which positions each part of a constraint reads; a numpy face cannot.
 
 :func:`evaluate` checks rules on a batch of boards with numpy; the tests hold it, and the

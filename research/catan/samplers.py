@@ -7,7 +7,7 @@
                 - *enumeration* (exact): every board of the set listed depth-first (the
                   kernel), when the list is small, and draws from it;
                 - *mcmc*: Markov chains whose stationary law is uniform, run until their
-                  convergence diagnostics pass (:mod:`research.catan.chain`), otherwise.
+                  convergence diagnostics pass (:mod:`ludolab.research.catan.chain`), otherwise.
                 Never the solver: a set that none of these can handle is an error that says why.
 * ``rejection``, ``chain``: one of the methods above, forced.
 * ``solver``    randomised Gecode search (flatten once, then one fzn-gecode run per batch of
@@ -28,15 +28,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS, Board, shuffled_board
-from research.catan.catalog import SAMPLERS as SAMPLERS  # re-exported: its home before catalog
-from research.catan.chain import ChainError, ChainSettings, run_chains
-from research.catan.constraint_set import ConstraintSet
-from research.catan.constraints import OBJECTIVES
-from research.catan.geometry import layout_arrays
-from research.catan.model import SEARCH_DEFAULT, SEARCH_RANDOM, board_model, model_parts
-from research.catan.space import Space, enumerate_space, random_boards, terrain_layouts
-from research.solve import Status, UnknownResult, compile_model, solve
+from ludolab.envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS, Board, shuffled_board
+from ludolab.research.catan.catalog import (
+    SAMPLERS as SAMPLERS,  # re-exported: its home before catalog
+)
+from ludolab.research.catan.chain import ChainError, ChainSettings, run_chains
+from ludolab.research.catan.constraint_set import ConstraintSet
+from ludolab.research.catan.constraints import OBJECTIVES
+from ludolab.research.catan.geometry import layout_arrays
+from ludolab.research.catan.model import SEARCH_DEFAULT, SEARCH_RANDOM, board_model, model_parts
+from ludolab.research.catan.space import Space, enumerate_space, random_boards, terrain_layouts
+from ludolab.research.solve import Status, UnknownResult, compile_model, solve
 
 HANG_SECONDS = 60.0  # a solver run this long is taken to be stuck (see sample_solver)
 UNIFORM_METHODS = ("rejection", "enumeration", "mcmc")
@@ -567,7 +569,7 @@ def _with_numbers(cset: ConstraintSet) -> ConstraintSet:
     """Objectives read terrain and numbers: make sure the model declares them."""
     from dataclasses import replace
 
-    from research.catan.constraint_set import RawMiniZinc
+    from ludolab.research.catan.constraint_set import RawMiniZinc
 
     if {"terrain", "numbers"} <= cset.reads:
         return cset

@@ -8,14 +8,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from envs.catan.agents import parse_agent_spec
-from envs.catan.board import Board
-from envs.catan.engine import GameOptions
-from envs.catan.play import play_game
-from envs.catan.record import GameRecord
-from research import simulate as simulate_common
-from research.metrics.core import wilson_interval
-from research.simulate import game_seeds
+from ludolab.envs.catan.agents import parse_agent_spec
+from ludolab.envs.catan.board import Board
+from ludolab.envs.catan.engine import GameOptions
+from ludolab.envs.catan.play import play_game
+from ludolab.envs.catan.record import GameRecord
+from ludolab.research import simulate as simulate_common
+from ludolab.research.metrics.core import wilson_interval
+from ludolab.research.simulate import game_seeds
 
 SCHEMA = "ludolab.catan.games/1"
 
@@ -50,7 +50,7 @@ def simulate(
 
 
 def records_table(records: Sequence[GameRecord], metadata: dict | None = None) -> pa.Table:
-    """One row per game (see :func:`research.simulate.records_table`)."""
+    """One row per game (see :func:`ludolab.research.simulate.records_table`)."""
     return simulate_common.records_table(records, SCHEMA, metadata)
 
 

@@ -4,7 +4,7 @@ depth-first enumeration, counting and random boards over it.
 A set constrains some *parts* of the board (terrain, tokens, harbors) and leaves the others to a
 fair shuffle. Tokens bring the terrain with them (they sit where the desert is not). Parts a
 ``fixed`` constraint gives are not searched. :class:`Space` knows which parts are searched and
-builds the kernel's :class:`~research.catan.kernel.Checker` from the constraints' rules.
+builds the kernel's :class:`~ludolab.research.catan.kernel.Checker` from the constraints' rules.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
-from envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS
-from research.catan import kernel
-from research.catan import rules as R
-from research.catan.constraint_set import ConstraintSet
-from research.catan.geometry import layout_arrays
+from ludolab.envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS
+from ludolab.research.catan import kernel
+from ludolab.research.catan import rules as R
+from ludolab.research.catan.constraint_set import ConstraintSet
+from ludolab.research.catan.geometry import layout_arrays
 
 _KIND = {"terrain": kernel.KIND_TERRAIN, "numbers": kernel.KIND_NUMBERS, "tile": kernel.KIND_TILE}
 _PART = {
@@ -290,7 +290,7 @@ def terrain_layouts(space: Space, *, limit: int, node_limit: int) -> np.ndarray 
         return None
     layouts = listing.boards[:, : space.geo.layout.n_hexes].copy()
     with contextlib.suppress(OSError):
-        from research.files import write_atomic
+        from ludolab.research.files import write_atomic
 
         write_atomic(path, lambda tmp: np.save(open(tmp, "wb"), layouts))  # noqa: SIM115
     return layouts

@@ -21,12 +21,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import chisquare
 
-from envs.catan.board import Board
-from research.catan.constraint_set import ConstraintSet
-from research.catan.generate import FacesDisagree, generate_boards
-from research.catan.model import model_parts
-from research.catan.samplers import SamplingError, enumerate_boards
-from research.catan.space import Space, enumerate_space
+from ludolab.envs.catan.board import Board
+from ludolab.research.catan.constraint_set import ConstraintSet
+from ludolab.research.catan.generate import FacesDisagree, generate_boards
+from ludolab.research.catan.model import model_parts
+from ludolab.research.catan.samplers import SamplingError, enumerate_boards
+from ludolab.research.catan.space import Space, enumerate_space
 
 MIN_EXPECTED = 5.0  # draws per cell, for the chi-square approximation to hold
 

@@ -36,16 +36,16 @@ import pyarrow.parquet as pq
 import scipy.stats as st
 import statsmodels.api as sm
 
-from research.experiment.config import DEFAULT_MIXED_MAX_GAMES
-from research.experiment.setups import SETUP_FILES, Setup, read_setups
-from research.experiment.store import RunDir, RunError, file_sha256
-from research.files import write_parquet, write_text
-from research.metrics import condition_metrics, per_game_metrics, with_board_features
-from research.stats import omnibus, pairwise, regress, to_csv, to_latex, to_markdown
-from research.stats.compare import PAIRWISE_COLUMNS
-from research.stats.mixed import MIXED_COLUMNS, mixed_contrasts
-from research.stats.multiple import adjust_pvalues
-from research.stats.power import (
+from ludolab.research.experiment.config import DEFAULT_MIXED_MAX_GAMES
+from ludolab.research.experiment.setups import SETUP_FILES, Setup, read_setups
+from ludolab.research.experiment.store import RunDir, RunError, file_sha256
+from ludolab.research.files import write_parquet, write_text
+from ludolab.research.metrics import condition_metrics, per_game_metrics, with_board_features
+from ludolab.research.stats import omnibus, pairwise, regress, to_csv, to_latex, to_markdown
+from ludolab.research.stats.compare import PAIRWISE_COLUMNS
+from ludolab.research.stats.mixed import MIXED_COLUMNS, mixed_contrasts
+from ludolab.research.stats.multiple import adjust_pvalues
+from ludolab.research.stats.power import (
     balance_null,
     minimum_detectable_difference,
     setups_for_a_finding,
@@ -73,7 +73,7 @@ class RunData:
         config: ``config.resolved.json``.
         state: ``run.json`` (the run's state, with the setups' sampler reports).
         setups: the setups per condition.
-        per_game: :func:`research.metrics.per_game_metrics` of the games plus the plan's
+        per_game: :func:`ludolab.research.metrics.per_game_metrics` of the games plus the plan's
             columns and (Catan) the board features.
     """
 
@@ -160,7 +160,7 @@ def load_run(path: str | Path) -> RunData:
 
 
 def _per_game_from_file(path: Path, game: str, batch_rows: int = 20_000) -> pd.DataFrame:
-    """:func:`research.metrics.per_game_metrics` of a games file, read ``batch_rows`` games
+    """:func:`ludolab.research.metrics.per_game_metrics` of a games file, read ``batch_rows`` games
     at a time: the per-turn traces of a batch are dropped once its metrics are computed, so
     memory grows by the metrics' row (a few hundred bytes a game), not by the record."""
     parts = [
@@ -183,7 +183,7 @@ def tested_metrics(data: RunData) -> list[str]:
 
 
 def condition_table(data: RunData) -> pd.DataFrame:
-    """:func:`research.metrics.condition_metrics` per lineup and condition."""
+    """:func:`ludolab.research.metrics.condition_metrics` per lineup and condition."""
     table = condition_metrics(data.per_game, data.game, by=["lineup", "condition"])
     table["condition"] = table["condition"].astype(str)
     return table
@@ -274,7 +274,7 @@ EXTRA_COLUMNS = [
     "mixed_p_adj",
     "verdict",
 ]
-"""Columns :func:`compare` adds to the :func:`research.stats.pairwise` table."""
+"""Columns :func:`compare` adds to the :func:`ludolab.research.stats.pairwise` table."""
 
 POWER = 0.8
 
@@ -310,7 +310,7 @@ def compare(data: RunData) -> tuple[pd.DataFrame, pd.DataFrame]:
     paired differences, or pooled over setups), the minimum detectable difference at 80% power
     and level ``alpha / m`` (``m`` the family's size: the level of the first Holm or
     Benjamini-Hochberg step), the TOST p-value where a margin is declared, a mixed-effects
-    estimate on the games (:func:`research.stats.mixed.mixed_contrasts`) and a ``verdict``.
+    estimate on the games (:func:`ludolab.research.stats.mixed.mixed_contrasts`) and a ``verdict``.
 
     The omnibus table (Kruskal-Wallis, or Friedman when paired) has rows only with three or
     more conditions, adjusted over its own rows.
@@ -589,7 +589,7 @@ def seat_table(data: RunData) -> pd.DataFrame:
     differ (Friedman test over setups as blocks, or Wilcoxon signed-rank with 2 players),
     adjusted over the table's rows by the config's correction. ``balance``: 1 - (largest -
     smallest seat win rate) over all decided games, beside its expectation for fair seats at
-    that number of games (:func:`research.stats.power.balance_null`).
+    that number of games (:func:`ludolab.research.stats.power.balance_null`).
     """
     players = int(data.config["players"])
     rows = []

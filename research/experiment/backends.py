@@ -23,8 +23,8 @@ import pyarrow as pa
 # dead worker and fails the pending futures instead (TerminatedWorkerError, a BrokenProcessPool).
 from joblib.externals.loky import ProcessPoolExecutor
 
-from research.experiment.play import ChunkTask, play_chunk
-from research.experiment.store import RunError
+from ludolab.research.experiment.play import ChunkTask, play_chunk
+from ludolab.research.experiment.store import RunError
 
 BACKENDS = ("local", "dask")
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>

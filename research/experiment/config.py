@@ -80,7 +80,7 @@ rotation; :attr:`GameSpec.index` is the position in that list.
 
 **Seeds.** Slot ``j``'s game seed, with ``N = S * G``:
 
-* ``paired = true`` (the default): ``research.simulate.game_seeds(seed, N)[j]`` — children
+* ``paired = true`` (the default): ``ludolab.research.simulate.game_seeds(seed, N)[j]`` — children
   of ``numpy.random.SeedSequence(seed)``, the same for every condition and lineup (common
   random numbers: game ``j`` rolls the same dice on every condition's board ``j mod S``). A
   paired condition's rotation-0 games are exactly those of ``ludolab simulate --games N
@@ -115,13 +115,17 @@ from typing import Any
 
 import numpy as np
 
-from envs.agents import AgentRegistry, AgentSpecError
-from envs.catan.engine import GameOptions
-from envs.gallery.engine import GalleryOptions
-from research.catan.constraint_set import ConstraintSet, ConstraintSetError, load_constraint_set
-from research.catan.constraints import OBJECTIVES
-from research.catan.samplers import SAMPLERS
-from research.gallery.deals import (
+from ludolab.envs.agents import AgentRegistry, AgentSpecError
+from ludolab.envs.catan.engine import GameOptions
+from ludolab.envs.gallery.engine import GalleryOptions
+from ludolab.research.catan.constraint_set import (
+    ConstraintSet,
+    ConstraintSetError,
+    load_constraint_set,
+)
+from ludolab.research.catan.constraints import OBJECTIVES
+from ludolab.research.catan.samplers import SAMPLERS
+from ludolab.research.gallery.deals import (
     METHODS,
     DealConstraintError,
     DealContext,
@@ -129,15 +133,15 @@ from research.gallery.deals import (
     as_deal_set,
     load_deal_set,
 )
-from research.metrics.registry import (
+from ludolab.research.metrics.registry import (
     CATAN_METRICS,
     CONDITION_METRICS,
     GALLERY_METRICS,
     GAME_METRICS,
     METRICS,
 )
-from research.simulate import game_seed, game_seeds, seed_of
-from research.stats.multiple import CORRECTIONS
+from ludolab.research.simulate import game_seed, game_seeds, seed_of
+from ludolab.research.stats.multiple import CORRECTIONS
 
 SCHEMA = "ludolab.experiment/1"
 GAMES = ("catan", "gallery")
@@ -230,7 +234,7 @@ class AgentLineup:
 
 @dataclass(frozen=True)
 class Comparisons:
-    """The statistical comparisons wanted (``research.stats.pairwise`` / ``omnibus``).
+    """The statistical comparisons wanted (``ludolab.research.stats.pairwise`` / ``omnibus``).
 
     Attributes:
         baseline: compare each other condition with this one; None compares all pairs.
@@ -673,9 +677,9 @@ def _unique(src: _Source, names: list[str], key: str) -> None:
 
 def _registry(game: str) -> AgentRegistry:
     if game == "catan":
-        from envs.catan.agents import REGISTRY
+        from ludolab.envs.catan.agents import REGISTRY
     else:
-        from envs.gallery.agents import REGISTRY
+        from ludolab.envs.gallery.agents import REGISTRY
     return REGISTRY
 
 
@@ -1039,7 +1043,8 @@ def game_metrics(game: str) -> list[str]:
 
 def allowed_metrics(game: str) -> list[str]:
     """Every metric name a config for ``game`` may list (``<s>``, ``<metric>`` templates as in
-    :data:`research.metrics.METRICS`; instances such as ``condition.win_rate_0`` also pass)."""
+    :data:`ludolab.research.metrics.METRICS`; instances such as ``condition.win_rate_0`` also
+    pass)."""
     return game_metrics(game) + [f"condition.{k}" for k in CONDITION_METRICS]
 
 

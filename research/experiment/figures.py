@@ -1,8 +1,8 @@
 """The figures of a run (``ludolab plot RUN``): one set per lineup, in the paper style.
 
 Each figure is saved as ``figures/<name>.pdf`` and ``.png`` by
-:func:`research.plots.figures.save_figure`; :func:`plot_run` returns them with captions for the
-report.
+:func:`ludolab.research.plots.figures.save_figure`; :func:`plot_run` returns them with captions for
+the report.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ matplotlib.use("Agg")  # files only; a run may be on a machine without a display
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from research.experiment.analysis import RunData, sweeps, tested_metrics  # noqa: E402
-from research.metrics.registry import game_unit  # noqa: E402
-from research.plots.figures import (  # noqa: E402
+from ludolab.research.experiment.analysis import RunData, sweeps, tested_metrics  # noqa: E402
+from ludolab.research.metrics.registry import game_unit  # noqa: E402
+from ludolab.research.plots.figures import (  # noqa: E402
     dose_response,
     example_boards,
     length_distributions,
@@ -75,7 +75,8 @@ def _tightness(data: RunData) -> pd.DataFrame:
 
 def plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
     """Draw and save the run's figures under ``<run>/figures``; return them. ``conditions`` is
-    the run's :func:`~research.experiment.analysis.condition_table` (no statistics needed)."""
+    the run's :func:`~ludolab.research.experiment.analysis.condition_table` (no statistics
+    needed)."""
     out = data.path / "figures"
     order = data.conditions
     figures: list[RunFigure] = []

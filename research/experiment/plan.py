@@ -6,7 +6,7 @@ setup) into a temporary folder, with the same samplers, agents and rules. From i
 * the run's time: setup generation per setup and condition, and play per game, scaled to the
   config's size and divided over the workers;
 * per lineup and tested metric, the variance components of games within setups
-  (:func:`research.stats.power.variance_components`, conditions centred), hence the standard
+  (:func:`ludolab.research.stats.power.variance_components`, conditions centred), hence the standard
   deviation of a setup mean over the config's games per setup, planned on an 80% upper
   confidence bound of the between-setup variance (a small pilot often shows too little of it,
   and planning on the point estimate would then promise power the run does not have);
@@ -32,16 +32,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from research.experiment.analysis import load_run, metric_column
-from research.experiment.config import (
+from ludolab.research.experiment.analysis import load_run, metric_column
+from ludolab.research.experiment.config import (
     GAMES_PER_SETUP_KEY,
     SETUP_KEY,
     ExperimentConfig,
     load_experiment,
 )
-from research.experiment.runner import run_experiment
-from research.metrics.registry import game_unit
-from research.stats.power import (
+from ludolab.research.experiment.runner import run_experiment
+from ludolab.research.metrics.registry import game_unit
+from ludolab.research.stats.power import (
     minimum_detectable_difference,
     setups_for_a_finding,
     setups_needed,

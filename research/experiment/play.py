@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from envs.catan.agents import parse_agent_spec as catan_agent
-from envs.catan.engine import GameOptions
-from envs.catan.play import play_game as play_catan
-from envs.gallery.agents import parse_agent_spec as gallery_agent
-from envs.gallery.engine import GalleryOptions
-from envs.gallery.play import play_game as play_gallery
+from ludolab.envs.catan.agents import parse_agent_spec as catan_agent
+from ludolab.envs.catan.engine import GameOptions
+from ludolab.envs.catan.play import play_game as play_catan
+from ludolab.envs.gallery.agents import parse_agent_spec as gallery_agent
+from ludolab.envs.gallery.engine import GalleryOptions
+from ludolab.envs.gallery.play import play_game as play_gallery
 
 if TYPE_CHECKING:  # annotations only: a worker imports no experiment config machinery
-    from research.experiment.config import GameSpec
-    from research.experiment.setups import Setup
+    from ludolab.research.experiment.config import GameSpec
+    from ludolab.research.experiment.setups import Setup
 
 # The plan's columns in each row, before the game record's own fields.
 SPEC_COLUMNS = (

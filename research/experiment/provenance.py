@@ -9,8 +9,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import envs
-from research.solve import SolveError, find_toolchain
+import ludolab.envs
+from ludolab.research.solve import SolveError, find_toolchain
 
 PACKAGES = (
     "ludolab",
@@ -80,6 +80,6 @@ def collect(config_hash: str, seeds: dict[str, Any]) -> dict[str, Any]:
         "packages": package_versions(),
         "solvers": solver_versions(),
         # Compiled or source: the games are the same, the timings are not.
-        "engine": envs.COMPILED.describe(),
+        "engine": ludolab.envs.COMPILED.describe(),
         "seeds": seeds,
     }

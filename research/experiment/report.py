@@ -19,20 +19,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from envs.catan.engine import GameOptions
-from envs.gallery.engine import GalleryOptions
-from research.experiment.analysis import (
+from ludolab.envs.catan.engine import GameOptions
+from ludolab.envs.gallery.engine import GalleryOptions
+from ludolab.research.experiment.analysis import (
     Analysis,
     analyse,
     load_run,
     write_tables,
 )
-from research.experiment.figures import RunFigure, plot_run
-from research.files import write_text
-from research.metrics.registry import game_unit
-from research.stats import to_markdown
-from research.stats.multiple import CORRECTION_NAMES
-from research.stats.report import (
+from ludolab.research.experiment.figures import RunFigure, plot_run
+from ludolab.research.files import write_text
+from ludolab.research.metrics.registry import game_unit
+from ludolab.research.stats import to_markdown
+from ludolab.research.stats.multiple import CORRECTION_NAMES
+from ludolab.research.stats.report import (
     escape_markdown,
     format_ci,
     format_fixed,

@@ -20,10 +20,10 @@ from typing import Any
 import pyarrow as pa
 from tqdm import tqdm
 
-from research.cli_types import check_fits
-from research.experiment import provenance
-from research.experiment.backends import BACKENDS, connect_dask, run_dask, run_local
-from research.experiment.config import (
+from ludolab.research.cli_types import check_fits
+from ludolab.research.experiment import provenance
+from ludolab.research.experiment.backends import BACKENDS, connect_dask, run_dask, run_local
+from ludolab.research.experiment.config import (
     ExperimentConfig,
     GamePlan,
     config_hash,
@@ -31,8 +31,8 @@ from research.experiment.config import (
     play_hash,
     resolved_dict,
 )
-from research.experiment.play import chunk_ranges, make_task
-from research.experiment.setups import (
+from ludolab.research.experiment.play import chunk_ranges, make_task
+from ludolab.research.experiment.setups import (
     SETUP_FILES,
     ConditionSetups,
     Setup,
@@ -40,7 +40,7 @@ from research.experiment.setups import (
     read_setups,
     write_setups,
 )
-from research.experiment.store import (
+from ludolab.research.experiment.store import (
     COMPLETE,
     RUNNING,
     STATE_SCHEMA,
@@ -51,7 +51,7 @@ from research.experiment.store import (
     folder_name,
     new_run_id,
 )
-from research.files import write_json
+from ludolab.research.files import write_json
 
 GAMES_SCHEMA = "ludolab.experiment.games/1"
 
@@ -105,7 +105,7 @@ def run_experiment(
         analyse: compute metrics, comparisons, figures and the report at the end.
         quiet: no progress bar or messages (stderr).
         overrides: ``PATH=VALUE`` changes to the config (``ludolab run --set``; see
-            :func:`research.experiment.config.apply_overrides`), recorded in ``run.json``.
+            :func:`ludolab.research.experiment.config.apply_overrides`), recorded in ``run.json``.
 
     Raises ConfigError for a bad config, RunError for a run that cannot start or resume, and
     lets KeyboardInterrupt through after saving every finished chunk (a message on stderr says
@@ -401,7 +401,7 @@ def _finish(
 
 
 def _analyse(run: RunDir, quiet: bool) -> None:
-    from research.experiment.report import analyse_run
+    from ludolab.research.experiment.report import analyse_run
 
     _say("analysing: metrics, comparisons, figures, report", quiet)
     state = run.read_state()

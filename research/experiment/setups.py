@@ -16,15 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from envs.catan.board import Board, BoardError
-from envs.gallery.deal import Deal, DealError
-from envs.gallery.engine import GalleryOptions
-from research.catan.constraint_set import ConstraintSet
-from research.catan.generate import generate_boards
-from research.experiment.config import ExperimentConfig, setup_seed
-from research.experiment.store import RunError
-from research.files import write_text
-from research.gallery.deals import DealSet, generate_deals
+from ludolab.envs.catan.board import Board, BoardError
+from ludolab.envs.gallery.deal import Deal, DealError
+from ludolab.envs.gallery.engine import GalleryOptions
+from ludolab.research.catan.constraint_set import ConstraintSet
+from ludolab.research.catan.generate import generate_boards
+from ludolab.research.experiment.config import ExperimentConfig, setup_seed
+from ludolab.research.experiment.store import RunError
+from ludolab.research.files import write_text
+from ludolab.research.gallery.deals import DealSet, generate_deals
 
 Setup = Board | Deal
 SETUP_FILES = {"catan": "boards.jsonl", "gallery": "deals.jsonl"}

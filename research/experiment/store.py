@@ -31,7 +31,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from research.files import write_json, write_parquet, write_parquet_stream
+from ludolab.research.files import write_json, write_parquet, write_parquet_stream
 
 STATE_SCHEMA = "ludolab.run/1"
 RUNNING, COMPLETE = "running", "complete"

@@ -1,6 +1,6 @@
 """Constrained deals for Masters Gallery: named constraints on the round-1 hands, and samplers.
 
-A deal (:class:`envs.gallery.deal.Deal`) is the order of the 95 cards. Round 1's hands are
+A deal (:class:`ludolab.envs.gallery.deal.Deal`) is the order of the 95 cards. Round 1's hands are
 fixed by it alone: seat ``s`` holds ``order[13 s : 13 s + 13]``. The constraints here look only
 at those hands — later deals depend on how many cards were drawn during play, so their contents
 are not fixed by the deal, and no constraint reads them. Every constraint reads its hands
@@ -60,7 +60,7 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy.special import gammaln
 
-from envs.gallery.cards import (
+from ludolab.envs.gallery.cards import (
     ARTIST_OF_CARD,
     ARTISTS,
     DEFAULT_SYMBOLS,
@@ -73,7 +73,7 @@ from envs.gallery.cards import (
     card_types,
     validate_symbols,
 )
-from envs.gallery.deal import MAX_PLAYERS, MIN_PLAYERS, Deal, write_deals
+from ludolab.envs.gallery.deal import MAX_PLAYERS, MIN_PLAYERS, Deal, write_deals
 
 HAND_SIZE = 13
 EXACT_LIMIT = 3_000_000  # candidate count matrices the exact sampler may list
@@ -538,7 +538,7 @@ class DealSet:
 
 
 def shipped_deal_sets() -> list[str]:
-    folder = resources.files("research.gallery") / "deal_sets"
+    folder = resources.files("ludolab.research.gallery") / "deal_sets"
     if not folder.is_dir():
         return []
     return sorted(
@@ -555,7 +555,7 @@ def load_deal_set(name_or_path: str | Path) -> DealSet:
             raise DealConstraintError(f"{path}: no such deal set file")
         text, source, stem = path.read_text(), str(path), path.stem
     elif spec in shipped_deal_sets():
-        folder = resources.files("research.gallery") / "deal_sets"
+        folder = resources.files("ludolab.research.gallery") / "deal_sets"
         text, source, stem = (folder / f"{spec}.toml").read_text(), f"deal_sets/{spec}.toml", spec
     else:
         names = [s.strip() for s in spec.split(",") if s.strip()]

@@ -14,12 +14,12 @@ an `ExhibitSolution`, whose scores are recomputed by `score_exhibits` (plain Pyt
 counts alone), and turned by `to_play_sequence` into a `GamePlan`: the cards each player is
 dealt each round, the face-up extra cards, every play in turn order with the card drawn by a
 draw-one, and a deck order. `validate_plan` replays a plan with its own small sequential
-implementation of the rules; the rules engine (``envs.gallery``) is meant to replay the same
+implementation of the rules; the rules engine (``ludolab.envs.gallery``) is meant to replay the same
 plan (see `GamePlan`).
 
 Player and artist numbers are 0-based in Python (player 0 is "player 1" of the questions);
 artists are in tie-break order Lite Metal, Yoko, Christin P., Karl Gitter, Krypto; card ids and
-card types follow ``envs.gallery.cards`` (type = artist * 6 + symbol; within an artist's id
+card types follow ``ludolab.envs.gallery.cards`` (type = artist * 6 + symbol; within an artist's id
 block the draw-one, double and award cards come first, the plain cards last).
 
 Rules options (`ExhibitRules`): ``extra_card`` (one face-up card per round counts for its
@@ -52,7 +52,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from envs.gallery.cards import (
+from ludolab.envs.gallery.cards import (
     ARTISTS,
     AWARD,
     DOUBLE,
@@ -65,7 +65,7 @@ from envs.gallery.cards import (
     type_name,
     type_symbol,
 )
-from research.solve import SolverStats, Status, solve
+from ludolab.research.solve import SolverStats, Status, solve
 
 N_ARTISTS = len(ARTISTS)
 N_ROUNDS = 4
@@ -219,7 +219,7 @@ class ExhibitSolution:
 
 @cache
 def model_path() -> Path:
-    return Path(str(resources.files("research.gallery") / "models" / "exhibits.mzn"))
+    return Path(str(resources.files("ludolab.research.gallery") / "models" / "exhibits.mzn"))
 
 
 def model_data(
@@ -272,8 +272,8 @@ def solve_exhibits(
 
     ``search="lns"`` (large neighbourhood search with restarts) finds good exhibits fast but
     never proves optimality; ``search="complete"`` (Gecode's default search) can prove it, on
-    small or tightly bounded questions. Raises `research.solve.UnknownResult` when no exhibit
-    was found in time, `research.solve.Unsatisfiable` when none exists.
+    small or tightly bounded questions. Raises `ludolab.research.solve.UnknownResult` when no
+    exhibit was found in time, `ludolab.research.solve.Unsatisfiable` when none exists.
     """
     rules = rules or ExhibitRules(players=players)
     data = model_data(

@@ -1,10 +1,11 @@
 """Replay a concrete game from the exhibit model in the rules engine, play by play.
 
-The exhibit model (:mod:`research.gallery.exhibits`) and the engine (:mod:`envs.gallery`) are
-two independent statements of the rules. Every plan the model yields is turned into a deal
-(the deck order the engine's dealing consumes) and a sequence of actions; the engine must
-accept every one of them, hand the turn to the planned player at every step, end every round
-where the plan does, and arrive at the same scores. A disagreement is a bug in one of the two.
+The exhibit model (:mod:`ludolab.research.gallery.exhibits`) and the engine
+(:mod:`ludolab.envs.gallery`) are two independent statements of the rules. Every plan the model
+yields is turned into a deal (the deck order the engine's dealing consumes) and a sequence of
+actions; the engine must accept every one of them, hand the turn to the planned player at every
+step, end every round where the plan does, and arrive at the same scores. A disagreement is a bug in
+one of the two.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from envs.gallery import actions as A
-from envs.gallery.cards import DOUBLE, N_CARDS, N_SYMBOLS, card_types
-from envs.gallery.deal import Deal
-from envs.gallery.engine import GAME_OVER, GalleryOptions, Game, IllegalActionError
-from research.gallery.exhibits import GamePlan
+from ludolab.envs.gallery import actions as A
+from ludolab.envs.gallery.cards import DOUBLE, N_CARDS, N_SYMBOLS, card_types
+from ludolab.envs.gallery.deal import Deal
+from ludolab.envs.gallery.engine import GAME_OVER, GalleryOptions, Game, IllegalActionError
+from ludolab.research.gallery.exhibits import GamePlan
 
 
 @dataclass(frozen=True)

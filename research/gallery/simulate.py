@@ -8,14 +8,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from envs.gallery.agents import parse_agent_spec
-from envs.gallery.deal import Deal, shuffled_deal
-from envs.gallery.engine import GalleryOptions
-from envs.gallery.play import play_game
-from envs.gallery.record import GalleryRecord
-from research import simulate as simulate_common
-from research.metrics.core import wilson_interval
-from research.simulate import game_seeds
+from ludolab.envs.gallery.agents import parse_agent_spec
+from ludolab.envs.gallery.deal import Deal, shuffled_deal
+from ludolab.envs.gallery.engine import GalleryOptions
+from ludolab.envs.gallery.play import play_game
+from ludolab.envs.gallery.record import GalleryRecord
+from ludolab.research import simulate as simulate_common
+from ludolab.research.metrics.core import wilson_interval
+from ludolab.research.simulate import game_seeds
 
 SCHEMA = "ludolab.gallery.games/1"
 
@@ -54,7 +54,7 @@ def simulate(
 
 
 def records_table(records: Sequence[GalleryRecord], metadata: dict | None = None) -> pa.Table:
-    """One row per game (see :func:`research.simulate.records_table`)."""
+    """One row per game (see :func:`ludolab.research.simulate.records_table`)."""
     return simulate_common.records_table(records, SCHEMA, metadata)
 
 

@@ -13,34 +13,34 @@ Modules: :mod:`.core` (scalar formulas on arrays), :mod:`.games` (tables), :mod:
 Ludii system's Evaluation metrics (Ludeme/Ludii, ``Evaluation/src/metrics``), computed on the
 in-game score rather than on AI state evaluations; each function documents where it deviates.
 
-The names below load their module on first use (:mod:`research.lazy`).
+The names below load their module on first use (:mod:`ludolab.research.lazy`).
 """
 
 from __future__ import annotations
 
-from research.lazy import lazy_exports
+from ludolab.research.lazy import lazy_exports
 
 _HOME = {
-    "METRICS": "research.metrics.registry",
-    "Metric": "research.metrics.registry",
-    "balance": "research.metrics.core",
-    "board_feature_table": "research.metrics.games",
-    "chi_square_uniform": "research.metrics.core",
-    "condition_metrics": "research.metrics.games",
-    "decisiveness": "research.metrics.core",
-    "decisiveness_threshold": "research.metrics.core",
-    "drama": "research.metrics.core",
-    "games_frame": "research.metrics.games",
-    "gini": "research.metrics.core",
-    "lead_change": "research.metrics.core",
-    "lead_change_count": "research.metrics.core",
-    "metrics_table": "research.metrics.registry",
-    "per_game_metrics": "research.metrics.games",
-    "score_spread": "research.metrics.core",
-    "wilson_interval": "research.metrics.core",
-    "winner_margin": "research.metrics.core",
-    "winner_trailing": "research.metrics.core",
-    "with_board_features": "research.metrics.games",
+    "METRICS": "ludolab.research.metrics.registry",
+    "Metric": "ludolab.research.metrics.registry",
+    "balance": "ludolab.research.metrics.core",
+    "board_feature_table": "ludolab.research.metrics.games",
+    "chi_square_uniform": "ludolab.research.metrics.core",
+    "condition_metrics": "ludolab.research.metrics.games",
+    "decisiveness": "ludolab.research.metrics.core",
+    "decisiveness_threshold": "ludolab.research.metrics.core",
+    "drama": "ludolab.research.metrics.core",
+    "games_frame": "ludolab.research.metrics.games",
+    "gini": "ludolab.research.metrics.core",
+    "lead_change": "ludolab.research.metrics.core",
+    "lead_change_count": "ludolab.research.metrics.core",
+    "metrics_table": "ludolab.research.metrics.registry",
+    "per_game_metrics": "ludolab.research.metrics.games",
+    "score_spread": "ludolab.research.metrics.core",
+    "wilson_interval": "ludolab.research.metrics.core",
+    "winner_margin": "ludolab.research.metrics.core",
+    "winner_trailing": "ludolab.research.metrics.core",
+    "with_board_features": "ludolab.research.metrics.games",
 }
 
 __all__ = sorted(_HOME)

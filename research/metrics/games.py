@@ -2,8 +2,8 @@
 
 The common input is a pandas DataFrame with one row per game, as written by the simulations
 (``records_table(...).to_pandas()`` or ``pd.read_parquet("games.parquet")``): the fields of
-:class:`envs.catan.record.GameRecord` or :class:`envs.gallery.record.GalleryRecord`, plus any
-extra columns (``game``, ``condition``, ...) which are carried through untouched. A list of
+:class:`ludolab.envs.catan.record.GameRecord` or :class:`ludolab.envs.gallery.record.GalleryRecord`,
+plus any extra columns (``game``, ``condition``, ...) which are carried through untouched. A list of
 records is accepted too (converted with ``to_dict``). Definitions: :mod:`.registry`.
 """
 
@@ -18,12 +18,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from envs.catan.board import Board
-from envs.catan.record import GameRecord
-from envs.gallery.record import GalleryRecord
-from research.catan.features import board_features
-from research.metrics import core
-from research.metrics.registry import CATAN_METRICS, GALLERY_METRICS, GAME_METRICS
+from ludolab.envs.catan.board import Board
+from ludolab.envs.catan.record import GameRecord
+from ludolab.envs.gallery.record import GalleryRecord
+from ludolab.research.catan.features import board_features
+from ludolab.research.metrics import core
+from ludolab.research.metrics.registry import CATAN_METRICS, GALLERY_METRICS, GAME_METRICS
 
 GameName = Literal["catan", "gallery"]
 
@@ -336,7 +336,7 @@ def condition_metrics(
 
 def board_feature_table(boards: Iterable[Board]) -> pd.DataFrame:
     """One row per distinct board: ``board_id`` and the columns of
-    :func:`research.catan.features.board_features`."""
+    :func:`ludolab.research.catan.features.board_features`."""
     seen: dict[str, dict[str, float]] = {}
     for board in boards:
         if board.id not in seen:

@@ -20,7 +20,7 @@ import matplotlib
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Ellipse, Patch, Polygon
 
-from envs.catan.board import HARBOR_TYPES, TERRAINS, Board, pips
+from ludolab.envs.catan.board import HARBOR_TYPES, TERRAINS, Board, pips
 
 SUPPORTED_SUFFIXES: tuple[str, ...] = (".png", ".svg", ".pdf")
 

@@ -1,8 +1,8 @@
 """Paper figures from games tables: lengths, win rate by seat, scores, metric vs tightness, boards.
 
 Library behind ``ludolab plot RUN``. Every function takes tables (one row per game, as from
-:func:`research.metrics.per_game_metrics`, or one row per condition, as from
-:func:`research.metrics.condition_metrics`) and returns a :class:`matplotlib.figure.Figure`;
+:func:`ludolab.research.metrics.per_game_metrics`, or one row per condition, as from
+:func:`ludolab.research.metrics.condition_metrics`) and returns a :class:`matplotlib.figure.Figure`;
 :func:`save_figure` writes it as a vector PDF (TrueType fonts embedded) and a PNG, atomically.
 
 Style: :func:`paper_style` -- seaborn's ``ticks`` style and ``paper`` context, the colour-blind
@@ -13,8 +13,8 @@ palette, ``pdf.fonttype`` / ``ps.fonttype`` 42 (TrueType, as publishers ask) -- 
 Figures are plain :class:`~matplotlib.figure.Figure` objects, never registered with pyplot: no
 display or backend is needed (they render with Agg), nothing has to be closed, and
 ``plt.get_fignums()`` is unaffected. Conditions appear in the order of
-:func:`research.stats.condition_order` (``order`` if given, else category order, else first
-appearance -- :func:`~research.metrics.condition_metrics` sorts its rows, so pass the same
+:func:`ludolab.research.stats.condition_order` (``order`` if given, else category order, else first
+appearance -- :func:`~ludolab.research.metrics.condition_metrics` sorts its rows, so pass the same
 ``order`` to every figure of a run). Each condition keeps one colour across figures: by default
 :func:`condition_palette` of the sorted condition names, or an explicit ``palette``.
 """
@@ -40,10 +40,10 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from scipy import stats as st
 
-from envs.catan.board import Board
-from research.metrics.registry import METRICS
-from research.plots import board as board_plot
-from research.stats.compare import check_columns, condition_order, numeric_column
+from ludolab.envs.catan.board import Board
+from ludolab.research.metrics.registry import METRICS
+from ludolab.research.plots import board as board_plot
+from ludolab.research.stats.compare import check_columns, condition_order, numeric_column
 
 ONE_COLUMN: float = 3.5
 """Width in inches of a figure spanning one column of a two-column paper."""
@@ -109,7 +109,7 @@ def condition_palette(conditions: Sequence[Hashable]) -> dict[Hashable, tuple[fl
 
 def metric_label(column: str) -> str:
     """An axis label for a metric column: its name in words and its unit from
-    :data:`research.metrics.METRICS` (left out when longer than 12 characters);
+    :data:`ludolab.research.metrics.METRICS` (left out when longer than 12 characters);
     ``<metric>_mean`` of a known metric reads "mean <metric>"; other columns (board features)
     are their name in words."""
     words = column.replace("_", " ")
@@ -480,7 +480,7 @@ def win_rates_by_seat(
 ) -> Figure:
     """Win rate of every seat per condition with its Wilson 95% interval, and the fair share.
 
-    Reads the columns of :func:`research.metrics.condition_metrics`: ``win_rate_<s>``,
+    Reads the columns of :func:`ludolab.research.metrics.condition_metrics`: ``win_rate_<s>``,
     ``win_rate_<s>_low``, ``win_rate_<s>_high`` and, when present, ``n_players`` (seats of the
     condition; else the seats with a non-NaN rate) and ``n_decided`` (shown in the legend).
     Seats are on the x axis (0 moves first), conditions side by side within a seat, one
@@ -708,7 +708,7 @@ def example_boards(
     """A grid of example boards: one row per condition (labelled on the left, in the mapping's
     order), its first ``n`` boards left to right, and the terrain legend below.
 
-    Drawn with the board pictures' own drawing code (:mod:`research.plots.board`), so boards
+    Drawn with the board pictures' own drawing code (:mod:`ludolab.research.plots.board`), so boards
     look as in ``render_board``; one axes per board drawn. A condition with fewer boards leaves
     its remaining cells empty; the grid has as many columns as the fullest row (at most ``n``).
     Raises ValueError with no board at all or ``n`` < 1.

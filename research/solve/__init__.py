@@ -1,13 +1,13 @@
 """The one door to MiniZinc: find the toolchain, solve, compile once and sample many times.
 
-    from research.solve import solve, compile_model
+    from ludolab.research.solve import solve, compile_model
     result = solve("model.mzn", {"n": 5}, all_solutions=True, label="constraint set 'x'")
     boards = compile_model("board.mzn", data).sample(seed=7, n=100)
 
 See DESIGN.md ("MiniZinc on this platform") for the Debian 12 toolchain's quirks.
 """
 
-from research.solve.errors import (
+from ludolab.research.solve.errors import (
     MiniZincWarning,
     ModelError,
     SolveError,
@@ -15,11 +15,11 @@ from research.solve.errors import (
     UnknownResult,
     Unsatisfiable,
 )
-from research.solve.flatzinc import CompiledModel, compile_model
-from research.solve.result import SolveResult, SolverStats, Status, parse_statistics
-from research.solve.run import solve
-from research.solve.seeds import gecode_seed
-from research.solve.toolchain import Toolchain, find_toolchain
+from ludolab.research.solve.flatzinc import CompiledModel, compile_model
+from ludolab.research.solve.result import SolveResult, SolverStats, Status, parse_statistics
+from ludolab.research.solve.run import solve
+from ludolab.research.solve.seeds import gecode_seed
+from ludolab.research.solve.toolchain import Toolchain, find_toolchain
 
 __all__ = [
     "CompiledModel",

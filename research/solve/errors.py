@@ -1,4 +1,4 @@
-"""Errors raised by `research.solve`, written for the person who has to fix the problem.
+"""Errors raised by `ludolab.research.solve`, written for the person who has to fix the problem.
 
 Every error that concerns a model names it (file name, or the label given with model code) and,
 when the caller passed one, the constraint-set label, e.g.
@@ -22,7 +22,7 @@ def subject(model: str | None, label: str | None) -> str:
 
 
 class SolveError(Exception):
-    """Base of every error raised by `research.solve`.
+    """Base of every error raised by `ludolab.research.solve`.
 
     ``str(err)`` is the full message; `detail` is the part after the model/label prefix.
     """

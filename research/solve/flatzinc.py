@@ -30,13 +30,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from research.solve.errors import ModelError, SolveError, UnknownResult, Unsatisfiable
-from research.solve.frontend import INCONSISTENT, base_args, model_source, run_minizinc, staged
-from research.solve.fzn_output import FznRun, FznValueError, parse_solution_stream, parse_value
-from research.solve.result import SolveResult, Status
-from research.solve.run import solver_time_limit_args
-from research.solve.seeds import gecode_seed
-from research.solve.toolchain import find_toolchain
+from ludolab.research.solve.errors import ModelError, SolveError, UnknownResult, Unsatisfiable
+from ludolab.research.solve.frontend import (
+    INCONSISTENT,
+    base_args,
+    model_source,
+    run_minizinc,
+    staged,
+)
+from ludolab.research.solve.fzn_output import (
+    FznRun,
+    FznValueError,
+    parse_solution_stream,
+    parse_value,
+)
+from ludolab.research.solve.result import SolveResult, Status
+from ludolab.research.solve.run import solver_time_limit_args
+from ludolab.research.solve.seeds import gecode_seed
+from ludolab.research.solve.toolchain import find_toolchain
 
 # Failure cutoff per restart: with `-restart constant` Gecode restarts after this many failures
 # or after a solution. Set far beyond any search we run, so restarts happen only after
@@ -129,7 +140,7 @@ class CompiledModel:
         if self.method != "satisfy":
             raise ValueError(
                 f"{self.model}: {what} needs a `solve satisfy` model, this one is "
-                f"`solve {self.method}`; use research.solve.solve() for optimisation"
+                f"`solve {self.method}`; use ludolab.research.solve.solve() for optimisation"
             )
 
     # -- public ----------------------------------------------------------------------------
@@ -221,7 +232,7 @@ def _fixed_outputs(ozn: str, names: Sequence[str], in_fzn: set[str], model: str)
         except FznValueError as exc:
             raise ModelError(
                 f"output variable `{name}` is fixed by the model, but its value in the .ozn "
-                f"cannot be read ({exc}); use research.solve.solve() for this model",
+                f"cannot be read ({exc}); use ludolab.research.solve.solve() for this model",
                 model=model,
             ) from exc
     return fixed
@@ -238,7 +249,7 @@ def compile_model(
 ) -> CompiledModel:
     """Flatten `model` (+ `data`, + `extra_code`) to FlatZinc once, for `CompiledModel.sample`.
 
-    Arguments as in `research.solve.solve`. Raises `ModelError` for MiniZinc errors. An
+    Arguments as in `ludolab.research.solve.solve`. Raises `ModelError` for MiniZinc errors. An
     unsatisfiable model may already be detected here (flattening fails), which raises
     `Unsatisfiable`; otherwise it surfaces on the first sample.
     """

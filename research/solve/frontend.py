@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from research.solve.errors import MiniZincWarning, ModelError, SolveError
-from research.solve.toolchain import Toolchain
+from ludolab.research.solve.errors import MiniZincWarning, ModelError, SolveError
+from ludolab.research.solve.toolchain import Toolchain
 
 # Gecode 6.2.0's library overrides some std globals the pre-2.3 way; MiniZinc 2.6.4 says so on
 # every run ("included file "count.mzn" overrides a global constraint file ..."). Harmless.

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from research.solve.result import SolverStats, parse_statistics_lines
+from ludolab.research.solve.result import SolverStats, parse_statistics_lines
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<float>-?\d+\.\d+(?:[eE][-+]?\d+)?|-?\d+[eE][-+]?\d+)"

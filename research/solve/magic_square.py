@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from research.solve.result import SolveResult, SolverStats
-from research.solve.run import solve
+from ludolab.research.solve.result import SolveResult, SolverStats
+from ludolab.research.solve.run import solve
 
 MODEL = Path(__file__).parent / "models" / "magic_square.mzn"
 

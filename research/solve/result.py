@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from research.solve.errors import UnknownResult, Unsatisfiable
+from ludolab.research.solve.errors import UnknownResult, Unsatisfiable
 
 
 class Status(enum.Enum):

@@ -7,7 +7,7 @@ asyncio, so one magic-square solve costs about 0.10 s against 0.055 s for one di
 with callers that run their own (Jupyter, Dask workers). The JSON stream is MiniZinc's stable
 machine interface and gives us typed errors, statuses and statistics directly.
 
-For many solves of one model with different seeds use `research.solve.compile_model`, which
+For many solves of one model with different seeds use `ludolab.research.solve.compile_model`, which
 flattens once and then calls fzn-gecode only.
 """
 
@@ -18,11 +18,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from research.solve.errors import SolveError, UnknownResult, Unsatisfiable
-from research.solve.frontend import base_args, model_source, run_minizinc, staged
-from research.solve.result import SolveResult, SolverStats, Status
-from research.solve.seeds import gecode_seed
-from research.solve.toolchain import find_toolchain
+from ludolab.research.solve.errors import SolveError, UnknownResult, Unsatisfiable
+from ludolab.research.solve.frontend import base_args, model_source, run_minizinc, staged
+from ludolab.research.solve.result import SolveResult, SolverStats, Status
+from ludolab.research.solve.seeds import gecode_seed
+from ludolab.research.solve.toolchain import find_toolchain
 
 
 def _from_json(value: Any) -> Any:

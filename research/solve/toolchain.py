@@ -16,7 +16,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from research.solve.errors import ToolchainMissing
+from ludolab.research.solve.errors import ToolchainMissing
 
 MINIZINC_ENV = "LUDOLAB_MINIZINC"
 FZN_GECODE_ENV = "LUDOLAB_FZN_GECODE"

@@ -13,7 +13,7 @@ a seed the caller passes (``int`` or :class:`numpy.random.Generator`).
 * :func:`to_markdown`, :func:`to_latex`, :func:`to_csv`, :func:`format_table`, :func:`format_p`.
 """
 
-from research.stats.compare import (
+from ludolab.research.stats.compare import (
     PAIRWISE_COLUMNS,
     MatchedPairs,
     OmnibusResult,
@@ -23,15 +23,22 @@ from research.stats.compare import (
     omnibus_table,
     pairwise,
 )
-from research.stats.effects import (
+from ludolab.research.stats.effects import (
     ConfidenceInterval,
     bootstrap_ci,
     cliffs_delta,
     rank_biserial_paired,
 )
-from research.stats.multiple import adjust_pvalues, bonferroni, holm
-from research.stats.regression import RegressionResult, regress
-from research.stats.report import format_ci, format_p, format_table, to_csv, to_latex, to_markdown
+from ludolab.research.stats.multiple import adjust_pvalues, bonferroni, holm
+from ludolab.research.stats.regression import RegressionResult, regress
+from ludolab.research.stats.report import (
+    format_ci,
+    format_p,
+    format_table,
+    to_csv,
+    to_latex,
+    to_markdown,
+)
 
 __all__ = [
     "PAIRWISE_COLUMNS",

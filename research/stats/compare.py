@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 import scipy.stats as st
 
-from research.stats.effects import (
+from ludolab.research.stats.effects import (
     SeedLike,
     _cliffs_delta_axis,
     _mean_difference_axis,
@@ -39,8 +39,8 @@ from research.stats.effects import (
     difference_sd,
     hodges_lehmann,
 )
-from research.stats.multiple import Correction, adjust_pvalues
-from research.stats.power import equivalence_p
+from ludolab.research.stats.multiple import Correction, adjust_pvalues
+from ludolab.research.stats.power import equivalence_p
 
 PAIRWISE_COLUMNS: tuple[str, ...] = (
     "metric",
@@ -203,7 +203,7 @@ class OmnibusResult:
         return len(self.n)
 
     def to_frame(self) -> pd.DataFrame:
-        """One-row table (for :func:`research.stats.to_markdown` and friends)."""
+        """One-row table (for :func:`ludolab.research.stats.to_markdown` and friends)."""
         row = {
             "metric": self.metric,
             "test": self.test,
@@ -357,14 +357,14 @@ def pairwise(
     * ``p_adj`` -- adjusted over all pairs of this metric (``correction``: Holm by default).
     * ``effect`` -- positive when condition1 tends to be larger. Independent: Cliff's delta.
       Paired: matched-pairs rank-biserial correlation (see
-      :func:`research.stats.effects.rank_biserial_paired`), the effect size consistent with the
-      Wilcoxon test. ``effect_measure`` names which.
+      :func:`ludolab.research.stats.effects.rank_biserial_paired`), the effect size consistent with
+      the Wilcoxon test. ``effect_measure`` names which.
     * ``ci_low``/``ci_high`` -- bootstrap CI of the effect (``ci_method`` percentile by default,
       ``n_boot`` resamples, games resampled within each condition, or pairs resampled together
       when paired). ``n_boot=0`` skips the bootstrap (NaN bounds).
     * ``significant`` -- ``p_adj < alpha``; ``note`` explains NaN results.
     * ``equivalence_p`` -- with ``margin`` (in the metric's unit): the TOST p-value of
-      ``|difference| < margin`` (:func:`research.stats.power.equivalence_p`); NaN without.
+      ``|difference| < margin`` (:func:`ludolab.research.stats.power.equivalence_p`); NaN without.
 
     ``seed`` (int or ``numpy.random.Generator``) seeds one child generator per pair, so results
     are reproducible. With ``baseline``, only the pairs that include it are compared and

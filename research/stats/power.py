@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike
 from statsmodels.stats.power import TTestIndPower, TTestPower
 from statsmodels.stats.weightstats import ttost_ind, ttost_paired
 
-from research.stats.effects import SeedLike
+from ludolab.research.stats.effects import SeedLike
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import scipy.stats as st
 
-from research.stats.report import format_p
+from ludolab.research.stats.report import format_p
 
 CovType = Literal["HC3", "nonrobust"]
 

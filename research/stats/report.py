@@ -1,11 +1,12 @@
 """Formatting result tables as Markdown, LaTeX (booktabs) and CSV.
 
-:func:`format_table` turns a numeric result table (a :func:`~research.stats.pairwise` frame, an
-:class:`~research.stats.OmnibusResult`, a :class:`~research.stats.RegressionResult`, or any
-DataFrame) into strings: p-values as ``0.003`` / ``<0.001``, ``ci_low``/``ci_high`` merged into
-one ``95% CI`` column ``[a, b]``, effect sizes with fixed decimals, other numbers to three
-significant figures, counts as integers, booleans as yes/no. :func:`to_markdown` and
-:func:`to_latex` render that; :func:`to_csv` writes the *unformatted* numbers (full precision).
+:func:`format_table` turns a numeric result table (a :func:`~ludolab.research.stats.pairwise` frame,
+an :class:`~ludolab.research.stats.OmnibusResult`, a
+:class:`~ludolab.research.stats.RegressionResult`, or any DataFrame) into strings: p-values as
+``0.003`` / ``<0.001``, ``ci_low``/``ci_high`` merged into one ``95% CI`` column ``[a, b]``, effect
+sizes with fixed decimals, other numbers to three significant figures, counts as integers, booleans
+as yes/no. :func:`to_markdown` and :func:`to_latex` render that; :func:`to_csv` writes the
+*unformatted* numbers (full precision).
 """
 
 from __future__ import annotations

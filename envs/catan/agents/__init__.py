@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from envs.agents import AgentRegistry, AgentSpecError
-from envs.catan.agents.base import Agent
-from envs.catan.agents.greedy import GreedyAgent
-from envs.catan.agents.lookahead import LookaheadAgent
-from envs.catan.agents.random_agent import RandomAgent
+from ludolab.envs.agents import AgentRegistry, AgentSpecError
+from ludolab.envs.catan.agents.base import Agent
+from ludolab.envs.catan.agents.greedy import GreedyAgent
+from ludolab.envs.catan.agents.lookahead import LookaheadAgent
+from ludolab.envs.catan.agents.random_agent import RandomAgent
 
 REGISTRY = AgentRegistry("catan", [RandomAgent, GreedyAgent, LookaheadAgent])
 AGENTS = REGISTRY.agents

@@ -1,18 +1,18 @@
-"""The base class of Catan agents (see :class:`envs.agents.Agent` for the interface)."""
+"""The base class of Catan agents (see :class:`ludolab.envs.agents.Agent` for the interface)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from envs.agents import Agent as _Agent
+from ludolab.envs.agents import Agent as _Agent
 
 if TYPE_CHECKING:
-    from envs.catan.engine import Game
+    from ludolab.envs.catan.engine import Game
 
 
 class Agent(_Agent):
-    """A Catan agent: ``act(game, legal)`` gets the :class:`envs.catan.engine.Game`.
+    """A Catan agent: ``act(game, legal)`` gets the :class:`ludolab.envs.catan.engine.Game`.
 
     Shipped agents read only what the seat could see at the table: their own hand and
     development cards, opponents' card counts, the board and public scores.
@@ -20,9 +20,10 @@ class Agent(_Agent):
 
     game: ClassVar[str] = "catan"
     # True for an agent that decides in the main phase by asking ``game.is_legal`` about the
-    # few actions it considers, rather than reading the list: :func:`envs.catan.play.play_out`
-    # then hands it a lazy view of the legal actions there (listing them all would cost more
-    # than the decision). The view is a correct sequence either way; this is only a hint.
+    # few actions it considers, rather than reading the list:
+    # :func:`ludolab.envs.catan.play.play_out` then hands it a lazy view of the legal actions there
+    # (listing them all would cost more than the decision). The view is a correct sequence either
+    # way; this is only a hint.
     lazy_legal: ClassVar[bool] = False
 
     def act(self, game: Game, legal: Sequence[int]) -> int:

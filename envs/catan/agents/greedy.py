@@ -22,7 +22,7 @@ decision). Three layers of caching keep it cheap:
 Hot paths use plain loops, no lambdas, generators or ``max(key=...)``, and cheap hand checks
 come first so whole rules are skipped when they cannot apply. The agent never copies the game.
 In the main phase it never reads the list of legal actions (it asks ``game.is_legal`` about the
-few it considers), so :func:`envs.catan.play.play_game` does not list them for it
+few it considers), so :func:`ludolab.envs.catan.play.play_game` does not list them for it
 (``lazy_legal``). Back from an offer nobody took, it ends its turn without working the decision
 out again: nothing has changed, and it does not repeat an offer within a turn.
 
@@ -46,10 +46,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from envs.catan import actions as A
-from envs.catan.agents.base import Agent
-from envs.catan.board import pips
-from envs.catan.engine import (
+from ludolab.envs.catan import actions as A
+from ludolab.envs.catan.agents.base import Agent
+from ludolab.envs.catan.board import pips
+from ludolab.envs.catan.engine import (
     CITY_COST,
     DEV_COST,
     DISCARD,
@@ -71,11 +71,11 @@ from envs.catan.engine import (
     TRADE_RESPONSE,
     tables,
 )
-from envs.catan.engine import MONOPOLY as MONOPOLY_CARD
-from envs.catan.engine import YEAR_OF_PLENTY as YEAR_OF_PLENTY_CARD
+from ludolab.envs.catan.engine import MONOPOLY as MONOPOLY_CARD
+from ludolab.envs.catan.engine import YEAR_OF_PLENTY as YEAR_OF_PLENTY_CARD
 
 if TYPE_CHECKING:
-    from envs.catan.engine import Game
+    from ludolab.envs.catan.engine import Game
 
 N_RES = A.N_RESOURCES
 LUMBER, WOOL, GRAIN, BRICK, ORE = range(N_RES)

@@ -6,7 +6,7 @@ value function of what its seat can see (:meth:`LookaheadAgent.value`). It takes
 if it beats the current position (ending the turn) by a margin. Actions whose outcome is chance
 or hidden information — buying a card, knights and the robber, monopoly (it would read opponents'
 hands), road building, domestic offers — and every other phase follow the greedy policy it
-inherits from :class:`~envs.catan.agents.greedy.GreedyAgent`.
+inherits from :class:`~ludolab.envs.catan.agents.greedy.GreedyAgent`.
 
 Trials are played on copies, so deciding never changes the real game:
 ``game.clone(share_randomness=True)``, which shares the random streams instead of copying them
@@ -19,8 +19,8 @@ from collections.abc import Sequence
 
 from mypy_extensions import mypyc_attr
 
-from envs.catan import actions as A
-from envs.catan.agents.greedy import (
+from ludolab.envs.catan import actions as A
+from ludolab.envs.catan.agents.greedy import (
     BUILD_COSTS,
     CITY,
     DEV,
@@ -30,7 +30,7 @@ from envs.catan.agents.greedy import (
     SETTLEMENTS_PER_PLAYER,
     GreedyAgent,
 )
-from envs.catan.engine import DEV_COST, KNIGHT, VICTORY_POINT, Game, tables
+from ludolab.envs.catan.engine import DEV_COST, KNIGHT, VICTORY_POINT, Game, tables
 
 # Deterministic main-phase actions the lookahead tries: builds, bank trades, year of plenty.
 _TRIED_RANGES = ((A.SETTLEMENT, A.ROBBER), (A.YEAR_OF_PLENTY, A.MONOPOLY), (A.MARITIME, A.OFFER))

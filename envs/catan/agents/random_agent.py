@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from mypy_extensions import mypyc_attr
 
-from envs.catan.agents.base import Agent
+from ludolab.envs.catan.agents.base import Agent
 
 if TYPE_CHECKING:
-    from envs.catan.engine import Game
+    from ludolab.envs.catan.engine import Game
 
 
 # Compiled (setup.py), a class refuses Python subclasses unless allowed: a variant of this agent

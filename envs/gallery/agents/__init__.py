@@ -2,16 +2,17 @@
 ``parse_agent_spec("greedy:symbol_hold=0")``.
 
 * ``random``: uniform over the legal actions.
-* ``greedy``: one-ply evaluation of the round balance (see :mod:`envs.gallery.agents.greedy`).
+* ``greedy``: one-ply evaluation of the round balance (see
+  :mod:`ludolab.envs.gallery.agents.greedy`).
 * ``leader``: plays the artist leading this round among those it holds.
 """
 
 from __future__ import annotations
 
-from envs.agents import AgentRegistry, AgentSpecError
-from envs.gallery.agents.base import Agent
-from envs.gallery.agents.greedy import GreedyAgent, LeaderAgent
-from envs.gallery.agents.random_agent import RandomAgent
+from ludolab.envs.agents import AgentRegistry, AgentSpecError
+from ludolab.envs.gallery.agents.base import Agent
+from ludolab.envs.gallery.agents.greedy import GreedyAgent, LeaderAgent
+from ludolab.envs.gallery.agents.random_agent import RandomAgent
 
 REGISTRY = AgentRegistry("gallery", [RandomAgent, GreedyAgent, LeaderAgent])
 AGENTS = REGISTRY.agents

@@ -32,7 +32,7 @@ among that artist's cards a draw-one first, then a plain card, then a double, th
 It always plays a double's second card, puts an award (when it chooses) on the artist with
 the most cards displayed, and plays face-down / simultaneous cards the same way.
 
-Both handle every rules option of :class:`~envs.gallery.engine.GalleryOptions` (award
+Both handle every rules option of :class:`~ludolab.envs.gallery.engine.GalleryOptions` (award
 choice, face-down and simultaneous symbols included).
 """
 
@@ -42,13 +42,13 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from envs.gallery import actions as A
-from envs.gallery.agents.base import Agent
-from envs.gallery.cards import AWARD, DOUBLE, DRAW, N_ARTISTS, N_SYMBOLS, PLAIN
-from envs.gallery.engine import AWARD_CHOICE, PLAY, SECOND, SIMULTANEOUS_PLAY
+from ludolab.envs.gallery import actions as A
+from ludolab.envs.gallery.agents.base import Agent
+from ludolab.envs.gallery.cards import AWARD, DOUBLE, DRAW, N_ARTISTS, N_SYMBOLS, PLAIN
+from ludolab.envs.gallery.engine import AWARD_CHOICE, PLAY, SECOND, SIMULTANEOUS_PLAY
 
 if TYPE_CHECKING:
-    from envs.gallery.engine import Game
+    from ludolab.envs.gallery.engine import Game
 
 _ARTISTS = range(N_ARTISTS)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from envs.gallery.agents.base import Agent
+from ludolab.envs.gallery.agents.base import Agent
 
 if TYPE_CHECKING:
-    from envs.gallery.engine import Game
+    from ludolab.envs.gallery.engine import Game
 
 
 class RandomAgent(Agent):

@@ -6,13 +6,13 @@ CaDiCaL and a MiniZinc model for Gecode), lex-leader symmetry breaking over the 
 reflections a level allows, solution counting, and a verifier that shares no code with either
 encoding.
 
-    from research.puzzles.hexiom import load_level, solve_level, verify
+    from ludolab.research.puzzles.hexiom import load_level, solve_level, verify
     result = solve_level(load_level(38), backend="sat", break_symmetry=True)
     assert verify(result.level, result.solution).ok
 """
 
-from research.puzzles.hexiom.geometry import HexGrid, Symmetry, hex_grid
-from research.puzzles.hexiom.level import (
+from ludolab.research.puzzles.hexiom.geometry import HexGrid, Symmetry, hex_grid
+from ludolab.research.puzzles.hexiom.level import (
     N_LEVELS,
     Board,
     Level,
@@ -22,9 +22,9 @@ from research.puzzles.hexiom.level import (
     parse_level,
     read_level_file,
 )
-from research.puzzles.hexiom.solve import BACKENDS, HexiomResult, solve_level
-from research.puzzles.hexiom.symmetry import allowed_symmetries, canonical, orbits
-from research.puzzles.hexiom.verify import Verification, verify
+from ludolab.research.puzzles.hexiom.solve import BACKENDS, HexiomResult, solve_level
+from ludolab.research.puzzles.hexiom.symmetry import allowed_symmetries, canonical, orbits
+from ludolab.research.puzzles.hexiom.verify import Verification, verify
 
 __all__ = [
     "BACKENDS",

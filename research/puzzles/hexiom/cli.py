@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from research.puzzles import PuzzleError
-from research.puzzles.hexiom.level import (
+from ludolab.research.puzzles import PuzzleError
+from ludolab.research.puzzles.hexiom.level import (
     N_LEVELS,
     Level,
     format_board,
@@ -21,9 +21,9 @@ from research.puzzles.hexiom.level import (
     load_level,
     read_level_file,
 )
-from research.puzzles.hexiom.sat import DEFAULT_SOLVER, SAT_SOLVERS
-from research.puzzles.hexiom.solve import BACKENDS, HexiomResult, solve_level
-from research.puzzles.hexiom.verify import verify
+from ludolab.research.puzzles.hexiom.sat import DEFAULT_SOLVER, SAT_SOLVERS
+from ludolab.research.puzzles.hexiom.solve import BACKENDS, HexiomResult, solve_level
+from ludolab.research.puzzles.hexiom.verify import verify
 
 # Counters shown on the statistics line, in this order, when the backend reports them.
 _COUNTERS = (

@@ -25,12 +25,12 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from research.puzzles import PuzzleError
-from research.puzzles.hexiom.geometry import row_lengths
+from ludolab.research.puzzles import PuzzleError
+from ludolab.research.puzzles.hexiom.geometry import row_lengths
 
 N_LEVELS = 41  # level00.txt .. level40.txt ship with the package
 MAX_TILE = 6  # a cell has at most 6 neighbours
-_LEVELS_PACKAGE = "research.puzzles.hexiom.levels"
+_LEVELS_PACKAGE = "ludolab.research.puzzles.hexiom.levels"
 
 # A cell: an optional lock mark, then '.' or a digit. Digits 7..9 are matched so that the
 # error can say why they are wrong instead of "unexpected character".

@@ -1,4 +1,5 @@
-"""Hexiom with MiniZinc and Gecode: models/hexiom.mzn, data from the level, via research.solve.
+"""Hexiom with MiniZinc and Gecode: models/hexiom.mzn, data from the level, via
+ludolab.research.solve.
 
 The model's lex-leader constraints use the same cell and value order as the SAT encoding,
 so both backends return the same representative per orbit when breaking symmetry.
@@ -10,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from research.puzzles.hexiom.geometry import hex_grid
-from research.puzzles.hexiom.level import Board, Level
-from research.puzzles.hexiom.symmetry import allowed_symmetries
-from research.solve import SolverStats, Status, UnknownResult, Unsatisfiable, solve
+from ludolab.research.puzzles.hexiom.geometry import hex_grid
+from ludolab.research.puzzles.hexiom.level import Board, Level
+from ludolab.research.puzzles.hexiom.symmetry import allowed_symmetries
+from ludolab.research.solve import SolverStats, Status, UnknownResult, Unsatisfiable, solve
 
 MODEL = Path(__file__).parent / "models" / "hexiom.mzn"
 

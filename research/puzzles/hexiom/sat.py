@@ -38,10 +38,10 @@ from dataclasses import dataclass, field
 from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
-from research.puzzles import PuzzleError
-from research.puzzles.hexiom.geometry import Symmetry, hex_grid
-from research.puzzles.hexiom.level import Board, Level
-from research.puzzles.hexiom.symmetry import allowed_symmetries
+from ludolab.research.puzzles import PuzzleError
+from ludolab.research.puzzles.hexiom.geometry import Symmetry, hex_grid
+from ludolab.research.puzzles.hexiom.level import Board, Level
+from ludolab.research.puzzles.hexiom.symmetry import allowed_symmetries
 
 DEFAULT_SOLVER = "cadical195"
 # Incremental python-sat solvers that report statistics (counting adds clauses between

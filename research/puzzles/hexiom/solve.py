@@ -14,12 +14,12 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
-from research.puzzles import PuzzleError
-from research.puzzles.hexiom.geometry import Symmetry
-from research.puzzles.hexiom.level import Board, Level
-from research.puzzles.hexiom.minizinc import solve_minizinc
-from research.puzzles.hexiom.sat import DEFAULT_SOLVER, solve_sat
-from research.puzzles.hexiom.symmetry import allowed_symmetries, orbits
+from ludolab.research.puzzles import PuzzleError
+from ludolab.research.puzzles.hexiom.geometry import Symmetry
+from ludolab.research.puzzles.hexiom.level import Board, Level
+from ludolab.research.puzzles.hexiom.minizinc import solve_minizinc
+from ludolab.research.puzzles.hexiom.sat import DEFAULT_SOLVER, solve_sat
+from ludolab.research.puzzles.hexiom.symmetry import allowed_symmetries, orbits
 
 Backend = Literal["sat", "minizinc"]
 BACKENDS: tuple[Backend, ...] = ("sat", "minizinc")

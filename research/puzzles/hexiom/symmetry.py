@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from research.puzzles.hexiom.geometry import Symmetry, hex_grid
-from research.puzzles.hexiom.level import Board, Level
+from ludolab.research.puzzles.hexiom.geometry import Symmetry, hex_grid
+from ludolab.research.puzzles.hexiom.level import Board, Level
 
 
 def allowed_symmetries(level: Level) -> tuple[Symmetry, ...]:

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from research.puzzles.hexiom.level import Level
+from ludolab.research.puzzles.hexiom.level import Level
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from research.puzzles import PuzzleError
+from ludolab.research.puzzles import PuzzleError
 
 # The eight knight jumps as (row, column) offsets.
 KNIGHT_JUMPS: tuple[tuple[int, int], ...] = (

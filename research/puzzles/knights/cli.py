@@ -14,12 +14,12 @@ import argparse
 import json
 from pathlib import Path
 
-from research.files import write_text
-from research.puzzles import PuzzleError
-from research.puzzles.knights.minizinc import SEARCHES, minizinc_tour
-from research.puzzles.knights.render import save_tour_png, tour_report
-from research.puzzles.knights.result import TourResult
-from research.puzzles.knights.warnsdorff import warnsdorff_tour
+from ludolab.research.files import write_text
+from ludolab.research.puzzles import PuzzleError
+from ludolab.research.puzzles.knights.minizinc import SEARCHES, minizinc_tour
+from ludolab.research.puzzles.knights.render import save_tour_png, tour_report
+from ludolab.research.puzzles.knights.result import TourResult
+from ludolab.research.puzzles.knights.warnsdorff import warnsdorff_tour
 
 MINIZINC_DEFAULT_TIME_LIMIT = 60.0  # seconds: Gecode needs ~1-2 s at n = 50, ~45 s at 100
 

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from research.puzzles import PuzzleError
-from research.puzzles.knights.board import (
+from ludolab.research.puzzles import PuzzleError
+from ludolab.research.puzzles.knights.board import (
     check_closed_tour_size,
     check_square,
     successors_to_tour,
     tour_problems,
 )
-from research.puzzles.knights.result import SearchStats, TourNotFound, TourResult
-from research.solve import UnknownResult, solve
+from ludolab.research.puzzles.knights.result import SearchStats, TourNotFound, TourResult
+from ludolab.research.solve import UnknownResult, solve
 
 MODEL = Path(__file__).parent / "models" / "knights_circuit.mzn"
 
@@ -45,7 +45,7 @@ def minizinc_tour(
         fix_first_move: fix the corner's successor as the seed does (breaks the direction
             symmetry only: the corner's two neighbours are in every closed tour).
 
-    Raises `TourNotFound` when the time limit runs out first, `research.solve.SolveError`
+    Raises `TourNotFound` when the time limit runs out first, `ludolab.research.solve.SolveError`
     subclasses for toolchain and model problems. The tour is verified before it is returned.
     """
     check_closed_tour_size(n)

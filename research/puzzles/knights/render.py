@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from research.puzzles.knights.board import coords, is_knight_move
-from research.puzzles.knights.result import SearchStats, TourResult
+from ludolab.research.puzzles.knights.board import coords, is_knight_move
+from ludolab.research.puzzles.knights.result import SearchStats, TourResult
 
 METHOD_NAMES = {"warnsdorff": "Warnsdorff search", "minizinc": "MiniZinc/Gecode circuit model"}
 
@@ -54,14 +54,14 @@ def save_tour_png(result: TourResult, out: str | Path) -> Path:
     """Draw the tour on a chequered board and write it to ``out`` (a .png path), atomically.
 
     The tour is one closed polyline through the square centres; the first square is marked.
-    Written with `research.plots.figures.save_figure` (paper style, temporary file renamed
+    Written with `ludolab.research.plots.figures.save_figure` (paper style, temporary file renamed
     into place), so a failure leaves no file behind.
     """
     # Imported here: plotting pulls in matplotlib/seaborn, which text and JSON output skip.
     import numpy as np
     from matplotlib.figure import Figure
 
-    from research.plots.figures import paper_style, save_figure
+    from ludolab.research.plots.figures import paper_style, save_figure
 
     n, tour = result.n, result.tour
     rows, cols = np.divmod(np.asarray([*tour, tour[0]]), n)

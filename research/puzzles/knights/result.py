@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from research.puzzles import PuzzleError
+from ludolab.research.puzzles import PuzzleError
 
 
 @dataclass(frozen=True)

@@ -32,15 +32,15 @@ from __future__ import annotations
 import random
 import time
 
-from research.puzzles import PuzzleError
-from research.puzzles.knights.board import (
+from ludolab.research.puzzles import PuzzleError
+from ludolab.research.puzzles.knights.board import (
     check_closed_tour_size,
     check_square,
     knight_neighbours,
     rotate_to,
     tour_problems,
 )
-from research.puzzles.knights.result import SearchStats, TourNotFound, TourResult
+from ludolab.research.puzzles.knights.result import SearchStats, TourNotFound, TourResult
 
 
 def default_max_nodes(n: int) -> int:

@@ -17,9 +17,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from research.puzzles import PuzzleError
-from research.puzzles.sudoku.grid import Grid
-from research.puzzles.sudoku.propagate import (
+from ludolab.research.puzzles import PuzzleError
+from ludolab.research.puzzles.sudoku.grid import Grid
+from ludolab.research.puzzles.sudoku.propagate import (
     LEVELS,
     TAGS,
     candidates,

@@ -18,18 +18,18 @@ import argparse
 import collections
 import sys
 
-from research.cli_types import seed
-from research.puzzles import PuzzleError
-from research.puzzles.sudoku.classify import classify, ladder
-from research.puzzles.sudoku.generate import (
+from ludolab.research.cli_types import seed
+from ludolab.research.puzzles import PuzzleError
+from ludolab.research.puzzles.sudoku.classify import classify, ladder
+from ludolab.research.puzzles.sudoku.generate import (
     Puzzle,
     generate_puzzles,
     puzzle_from_grid,
     read_puzzles,
     write_puzzles,
 )
-from research.puzzles.sudoku.grid import SIZES, format_grid, parse_grid
-from research.puzzles.sudoku.propagate import LEVELS, TAGS, candidates, is_solved
+from ludolab.research.puzzles.sudoku.grid import SIZES, format_grid, parse_grid
+from ludolab.research.puzzles.sudoku.propagate import LEVELS, TAGS, candidates, is_solved
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from research.puzzles.sudoku.generate import NODE_LIMITS
+    from ludolab.research.puzzles.sudoku.generate import NODE_LIMITS
 
     if args.count < 1:
         raise PuzzleError(f"--count {args.count}: must be at least 1")
@@ -162,7 +162,7 @@ def _classify(args: argparse.Namespace) -> int:
 
 
 def _symmetrify(args: argparse.Namespace) -> int:
-    from research.puzzles.sudoku.symmetrify import summarise, symmetrify_puzzle
+    from ludolab.research.puzzles.sudoku.symmetrify import summarise, symmetrify_puzzle
 
     if args.layouts < 1:
         raise PuzzleError(f"--layouts {args.layouts}: must be at least 1")
@@ -177,7 +177,7 @@ def _symmetrify(args: argparse.Namespace) -> int:
 
 
 def _study(args: argparse.Namespace) -> int:
-    from research.puzzles.sudoku.study import load_study, run_study, summary_markdown
+    from ludolab.research.puzzles.sudoku.study import load_study, run_study, summary_markdown
 
     config = load_study(args.config)
     if args.workers is not None and args.workers < 1:

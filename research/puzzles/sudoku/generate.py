@@ -16,7 +16,7 @@ counted in nodes, not seconds, so the same seed gives the same puzzle on every m
 25x25 and 36x36 a target clue count keeps generation to seconds.
 
 Every random choice of puzzle ``i`` comes from its own seed, spawned from the master seed with
-:func:`research.simulate.game_seeds`.
+:func:`ludolab.research.simulate.game_seeds`.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-from envs.jsonl import iter_records, write_records
-from research.puzzles import PuzzleError
-from research.puzzles.sudoku.grid import (
+from ludolab.envs.jsonl import iter_records, write_records
+from ludolab.research.puzzles import PuzzleError
+from ludolab.research.puzzles.sudoku.grid import (
     Grid,
     check_size,
     clue_count,
@@ -37,7 +37,7 @@ from research.puzzles.sudoku.grid import (
     is_solution,
     parse_grid,
 )
-from research.puzzles.sudoku.solver import has_other_solution, random_fill, solve
+from ludolab.research.puzzles.sudoku.solver import has_other_solution, random_fill, solve
 
 NODE_LIMIT = 20_000
 """Default cap on search nodes per uniqueness check during removal."""
@@ -194,8 +194,9 @@ def generate_puzzles(
     node_limit: int = NODE_LIMIT,
 ) -> Iterator[Puzzle]:
     """``count`` puzzles; puzzle ``i`` from the ``i``-th seed spawned from ``seed``."""
-    # Imported here: research.simulate pulls in pyarrow, which plain generation does not need.
-    from research.simulate import game_seeds
+    # Imported here: ludolab.research.simulate pulls in pyarrow, which plain generation does not
+    # need.
+    from ludolab.research.simulate import game_seeds
 
     if count < 0:
         raise PuzzleError(f"count {count}: must be 0 or more")

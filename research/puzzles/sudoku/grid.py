@@ -29,7 +29,7 @@ import functools
 import string
 from dataclasses import dataclass
 
-from research.puzzles import PuzzleError
+from ludolab.research.puzzles import PuzzleError
 
 BOXES: dict[int, tuple[int, int]] = {6: (2, 3), 9: (3, 3), 16: (4, 4), 25: (5, 5), 36: (6, 6)}
 """Supported sizes and their box shapes (rows, columns)."""

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from research.puzzles.sudoku.grid import BOXES, Grid, check_size
-from research.solve.run import solve
+from ludolab.research.puzzles.sudoku.grid import BOXES, Grid, check_size
+from ludolab.research.solve.run import solve
 
 MODEL = Path(__file__).with_name("sudoku.mzn")
 

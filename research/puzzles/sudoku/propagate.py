@@ -38,8 +38,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from research.puzzles import PuzzleError
-from research.puzzles.sudoku.grid import Geometry, Grid, geometry
+from ludolab.research.puzzles import PuzzleError
+from ludolab.research.puzzles.sudoku.grid import Geometry, Grid, geometry
 
 LEVELS: tuple[str, ...] = ("val", "bnd", "dom", "bs", "ds")
 """The propagation levels, weakest first."""

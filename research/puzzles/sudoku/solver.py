@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from research.puzzles.sudoku.grid import Geometry, Grid, geometry
+from ludolab.research.puzzles.sudoku.grid import Geometry, Grid, geometry
 
 
 @dataclass

@@ -49,11 +49,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from research.puzzles import PuzzleError
-from research.puzzles.sudoku.classify import classify
-from research.puzzles.sudoku.generate import NODE_LIMITS, generate_puzzle
-from research.puzzles.sudoku.grid import BOXES, format_grid
-from research.puzzles.sudoku.propagate import LEVELS, TAGS
+from ludolab.research.puzzles import PuzzleError
+from ludolab.research.puzzles.sudoku.classify import classify
+from ludolab.research.puzzles.sudoku.generate import NODE_LIMITS, generate_puzzle
+from ludolab.research.puzzles.sudoku.grid import BOXES, format_grid
+from ludolab.research.puzzles.sudoku.propagate import LEVELS, TAGS
 
 _TOP_KEYS = (
     "name",
@@ -333,7 +333,7 @@ def hardness_figure(summary: pd.DataFrame):  # -> matplotlib Figure
     import seaborn as sns
     from matplotlib.figure import Figure
 
-    from research.plots.figures import PALETTE, TWO_COLUMN, paper_style
+    from ludolab.research.plots.figures import PALETTE, TWO_COLUMN, paper_style
 
     sizes = list(dict.fromkeys(summary["size"]))
     colours = dict(zip(TAGS, sns.color_palette(PALETTE, len(TAGS)), strict=True))
@@ -382,8 +382,8 @@ def run_study(config: StudyConfig, out: str | Path, workers: int | None = None) 
     """
     import pyarrow as pa
 
-    from research.files import write_parquet, write_text
-    from research.plots.figures import save_figure
+    from ludolab.research.files import write_parquet, write_text
+    from ludolab.research.plots.figures import save_figure
 
     start = time.perf_counter()
     table = run_table(config, workers)

@@ -37,9 +37,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from research.puzzles.sudoku.classify import classify
-from research.puzzles.sudoku.generate import Puzzle
-from research.puzzles.sudoku.grid import Grid, geometry
+from ludolab.research.puzzles.sudoku.classify import classify
+from ludolab.research.puzzles.sudoku.generate import Puzzle
+from ludolab.research.puzzles.sudoku.grid import Grid, geometry
 
 Pairing = tuple[int, ...]
 """An involution on rows (or columns): ``p[r]`` is the row paired with ``r``."""

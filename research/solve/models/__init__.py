@@ -1,1 +1,1 @@
-"""MiniZinc models shipped with research.solve (.mzn files)."""
+"""MiniZinc models shipped with ludolab.research.solve (.mzn files)."""
