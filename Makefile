@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 PURE_PYTHON := $(filter-out 0,$(LUDOLAB_PURE_PYTHON))
 STAMP := $(VENV)/.installed$(if $(PURE_PYTHON),-pure-python)
 
-.PHONY: demo test test-all setup minizinc compiler lint bench bench-catan bench-pipeline clean
+.PHONY: demo test test-all docs setup minizinc compiler lint bench bench-catan bench-pipeline clean
 
 # The quickstart experiment end to end: boards, games, statistics, figures, report.
 WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
@@ -21,6 +21,10 @@ test: setup
 
 test-all: setup
 	$(BIN)/python -m pytest -q -m "slow or not slow"
+
+# The API reference from the docstrings (pdoc), warnings as errors: build/docs/index.html.
+docs: setup
+	$(BIN)/python docs/build.py build/docs
 
 setup: minizinc compiler $(STAMP)
 
@@ -62,7 +66,7 @@ $(STAMP): pyproject.toml setup.py $(wildcard envs/catan/*.py envs/catan/agents/*
 	@touch $(STAMP)
 
 lint: setup
-	$(BIN)/ruff check ludolab research envs tests benchmarks setup.py
+	$(BIN)/ruff check ludolab research envs tests benchmarks docs setup.py
 
 bench: setup
 	$(BIN)/python benchmarks/generate_boards.py

@@ -1,11 +1,57 @@
 """ludolab: which constraints on a game's setup make the game better to play?
 
-The installed package has one top-level name. Its two halves are the repository's two folders:
+A study in a few lines (the README has more recipes):
+
+    import ludolab
+
+    boards = ludolab.generate("balanced", n=50, seed=1)           # uniform draws from the set
+    games = ludolab.simulate("catan", ["greedy"] * 4, 200, setups=boards, condition="balanced")
+    games.games        # one row per game (pandas)
+    games.per_seat     # one row per seat of every game: seat, agent, won, final_vp, ...
+    games.metrics      # the game-quality metrics per game
+
+    run = ludolab.run("experiments/quickstart.toml")   # or a dict with the file's contents
+    run.comparisons    # every comparison with intervals, adjusted p-values and the MDE
+
+The public names are those below; they are stable. The installed package has one top-level
+name, and two halves that are the repository's two folders:
 
 * ``ludolab.envs`` (``envs/``): the game engines, their agents and their Gymnasium / PettingZoo
   faces; no solver, experiment or plotting code.
 * ``ludolab.research`` (``research/``): everything around the games — constraint sets and
   samplers, MiniZinc, metrics, statistics, figures, experiments and the command line.
+
+Importing ``ludolab`` loads neither of them: each function imports what it needs.
 """
 
+from ludolab.api import (
+    CATAN_ENV_ID,
+    GALLERY_ENV_ID,
+    GAMES,
+    Games,
+    Run,
+    Setups,
+    constraint_sets,
+    generate,
+    load_run,
+    register_envs,
+    run,
+    simulate,
+)
+
 __version__ = "0.1.0"
+
+__all__ = [
+    "CATAN_ENV_ID",
+    "GALLERY_ENV_ID",
+    "GAMES",
+    "Games",
+    "Run",
+    "Setups",
+    "constraint_sets",
+    "generate",
+    "load_run",
+    "register_envs",
+    "run",
+    "simulate",
+]

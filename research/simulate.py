@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ludolab.research.files import write_parquet
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# The per-game columns each seat's row repeats, where a table has them (a run's games add
+# condition, lineup, rotation and setup to the records' fields).
+SEAT_ROW_KEYS = (
+    "index", "condition", "lineup", "rotation", "setup", "game", "board_id", "deal_id", "seed",
+)
 
 
 def game_seeds(master_seed: int | Sequence[int], n: int) -> list[int]:
@@ -78,8 +88,8 @@ class BatchTask:
         agent_specs: one agent spec per seat.
         options: the game's rule options.
         setups: the boards / deals the batch's games use, by index into the full list (game
-            ``i`` plays setup ``i % n_setups``); None: Masters Gallery deals shuffled from each
-            game's seed.
+            ``i`` plays setup ``i % n_setups``); None: a fair shuffle per game (a board or a
+            deal) from the game's seed.
         n_setups: how many setups the full list has.
     """
 
@@ -125,24 +135,93 @@ def batch_tasks(
 
 
 def play_batch(task: BatchTask) -> pa.Table:
-    """Play a batch's games; one row per game: ``game`` (its index) and the record's fields.
+    """Play a batch's games; one row per game: ``setup`` (the index of its setup in the list;
+    the game's own index when each game has a fair shuffle), ``game`` (its index) and the
+    record's fields.
     Every game gets fresh agents, so a batch's games do not depend on what else a process
     played (the same games whatever the batch size or the number of workers)."""
+    fair: Callable[[int], Any]
     if task.game == "catan":
         from ludolab.envs.catan.agents import parse_agent_spec
         from ludolab.envs.catan.play import play_game
+        from ludolab.research.catan.samplers import fair_board as fair
     else:
         from ludolab.envs.gallery.agents import parse_agent_spec  # type: ignore[assignment]
         from ludolab.envs.gallery.deal import shuffled_deal
         from ludolab.envs.gallery.play import play_game  # type: ignore[assignment]
+
+        def fair(seed: int) -> Any:
+            return shuffled_deal(len(task.agent_specs), seed)
+
     rows = []
     for i in task.games:
         seed = game_seed(task.seed, i)
-        if task.setups is None:
-            setup = shuffled_deal(len(task.agent_specs), seed)
-        else:
-            setup = task.setups[i % task.n_setups]
+        setup = fair(seed) if task.setups is None else task.setups[i % task.n_setups]
         agents = [parse_agent_spec(spec) for spec in task.agent_specs]
         record = play_game(setup, agents, seed, task.options)  # type: ignore[arg-type]
-        rows.append({"game": i, **record.to_dict()})
+        index = i if task.setups is None else i % task.n_setups
+        rows.append({"setup": index, "game": i, **record.to_dict()})
     return pa.Table.from_pylist(rows)
+
+
+@dataclass(frozen=True)
+class SeatRows:
+    """The long (game, seat) layout of a games table: one row per seat of every game.
+
+    Attributes:
+        table: the games table, its chunks combined.
+        game_row: (R,) int, the games-table row of each seat row.
+        seat: (R,) int, the seat (0-based) of each seat row.
+        n_seats: (G,) int, seats per game.
+        first_row: (G,) int, the seat row of each game's seat 0.
+    """
+
+    table: pa.Table
+    game_row: np.ndarray
+    seat: np.ndarray
+    n_seats: np.ndarray
+    first_row: np.ndarray
+
+    @classmethod
+    def of(cls, table: pa.Table) -> SeatRows:
+        """Lay out ``table`` (one row per game, with its per-seat ``agents`` list column)."""
+        table = table.combine_chunks()
+        agents = table.column("agents").combine_chunks()
+        game_row = np.asarray(pc.list_parent_indices(agents), dtype=np.int64)
+        n_seats = np.asarray(pc.list_value_length(agents), dtype=np.int64)
+        first_row = np.cumsum(n_seats) - n_seats
+        seat = np.arange(len(game_row), dtype=np.int64) - first_row[game_row]
+        return cls(table, game_row, seat, n_seats, first_row)
+
+    def keys(self) -> dict[str, Any]:
+        """The per-game key columns (:data:`SEAT_ROW_KEYS` present), repeated per seat, and
+        ``seat``."""
+        columns: dict[str, Any] = {}
+        for key in SEAT_ROW_KEYS:
+            if key in self.table.column_names:
+                columns[key] = self.table.column(key).take(pa.array(self.game_row)).to_pandas()
+        columns["seat"] = self.seat
+        return columns
+
+    def per_seat(self, column: str) -> np.ndarray:
+        """A list column with one value per seat, as a (R,) array in seat-row order (None ->
+        NaN for numbers)."""
+        values = pc.list_flatten(self.table.column(column).combine_chunks())
+        return values.to_numpy(zero_copy_only=False)
+
+    def per_seat_vectors(self, column: str, width: int) -> np.ndarray:
+        """A list column holding one ``width``-long list per seat, as a (R, width) array."""
+        seats = pc.list_flatten(self.table.column(column).combine_chunks())
+        return np.asarray(pc.list_flatten(seats)).reshape(-1, width)
+
+    def is_seat(self, column: str) -> np.ndarray:
+        """(R,) bool: whether a nullable per-game seat column (winner, a holder) names the row's
+        seat."""
+        holder = self.table.column(column).to_pandas().to_numpy(dtype=float, na_value=np.nan)
+        return holder[self.game_row] == self.seat
+
+    def frame(self, columns: dict[str, Any]) -> pd.DataFrame:
+        """The keys and ``columns`` (seat-row arrays) as a DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame({**self.keys(), **columns})

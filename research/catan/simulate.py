@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ludolab.envs.catan.agents import parse_agent_spec
-from ludolab.envs.catan.board import Board
+from ludolab.envs.catan.board import RESOURCES, Board
 from ludolab.envs.catan.engine import GameOptions
 from ludolab.envs.catan.play import play_game
 from ludolab.envs.catan.record import GameRecord
 from ludolab.research import simulate as simulate_common
 from ludolab.research.metrics.core import wilson_interval
-from ludolab.research.simulate import game_seeds
+from ludolab.research.simulate import SeatRows, game_seeds
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SCHEMA = "ludolab.catan.games/1"
 
@@ -52,6 +56,30 @@ def simulate(
 def records_table(records: Sequence[GameRecord], metadata: dict | None = None) -> pa.Table:
     """One row per game (see :func:`ludolab.research.simulate.records_table`)."""
     return simulate_common.records_table(records, SCHEMA, metadata)
+
+
+def per_seat_table(games: pa.Table) -> pd.DataFrame:
+    """One row per seat of every game (a tidy long table): the game's keys (``condition``,
+    ``setup``, ``game``, ``seed``... where ``games`` has them), ``seat`` (0-based), ``agent``,
+    ``won`` (bool; False in a game cut off by the turn limit), ``final_vp``, ``knights_played``,
+    ``first_settlement_turn`` and ``first_city_turn`` (0-based turns, NaN if never),
+    ``longest_road`` and ``largest_army`` (bool: holds it at the end), and ``produced_<resource>``
+    (cards received from production). ``games``: a games table (records or a run's games)."""
+    rows = SeatRows.of(games)
+    produced = rows.per_seat_vectors("produced", len(RESOURCES))
+    return rows.frame(
+        {
+            "agent": rows.per_seat("agents"),
+            "won": rows.is_seat("winner"),
+            "final_vp": rows.per_seat("final_vp"),
+            "knights_played": rows.per_seat("knights_played"),
+            "first_settlement_turn": rows.per_seat("first_settlement_turn"),
+            "first_city_turn": rows.per_seat("first_city_turn"),
+            "longest_road": rows.is_seat("longest_road"),
+            "largest_army": rows.is_seat("largest_army"),
+            **{f"produced_{r}": produced[:, k] for k, r in enumerate(RESOURCES)},
+        }
+    )
 
 
 SUMMARY_COLUMNS = ("turns", "rounds", "truncated", "winner", "final_vp", "agents")

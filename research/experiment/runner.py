@@ -11,7 +11,7 @@ import json
 import shutil
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,10 +24,13 @@ from ludolab.research.cli_types import check_fits
 from ludolab.research.experiment import provenance
 from ludolab.research.experiment.backends import BACKENDS, connect_dask, run_dask, run_local
 from ludolab.research.experiment.config import (
+    ConfigError,
     ExperimentConfig,
     GamePlan,
+    apply_overrides,
     config_hash,
     load_experiment,
+    parse_experiment,
     play_hash,
     resolved_dict,
 )
@@ -51,7 +54,7 @@ from ludolab.research.experiment.store import (
     folder_name,
     new_run_id,
 )
-from ludolab.research.files import write_json
+from ludolab.research.files import write_json, write_text
 
 GAMES_SCHEMA = "ludolab.experiment.games/1"
 
@@ -75,13 +78,48 @@ class RunResult:
     resumed: bool
 
 
+@dataclass(frozen=True)
+class ConfigSource:
+    """An experiment config as given: ``label`` names it in messages and in ``run.json`` (the
+    file's path, or "a config dict"); ``text`` is what the run folder keeps as config.toml."""
+
+    label: str
+    text: str
+
+
+def read_config(
+    config: str | Path | Mapping[str, Any], overrides: Sequence[str] = ()
+) -> tuple[ExperimentConfig, ConfigSource]:
+    """The validated config and its source, from a TOML file's path or from a dict with the
+    file's contents (as ``tomllib.load`` gives them; relative paths resolve against the
+    working directory). ConfigError names what is wrong."""
+    if not isinstance(config, Mapping):
+        path = Path(config)
+        parsed = load_experiment(path, overrides)
+        return parsed, ConfigSource(str(path), path.read_text())
+    import tomli_w
+
+    label = "the config dict"
+    if "name" not in config:
+        raise ConfigError(f"{label}: name: missing; give the experiment a name (its folder's)")
+    try:
+        text = tomli_w.dumps(dict(config))
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(
+            f"{label}: cannot be written as TOML ({exc}); use TOML's types: strings, numbers, "
+            "booleans, lists and tables (dicts), no None"
+        ) from None
+    data = apply_overrides(dict(config), overrides)
+    return parse_experiment(data, label, Path.cwd()), ConfigSource(label, text)
+
+
 def _say(message: str, quiet: bool) -> None:
     if not quiet:
         print(message, file=sys.stderr, flush=True)
 
 
 def run_experiment(
-    config_path: str | Path,
+    config_path: str | Path | Mapping[str, Any],
     *,
     out: str | Path = "results",
     workers: int = 1,
@@ -96,6 +134,7 @@ def run_experiment(
     """Run the experiment in ``config_path`` under ``<out>/<name>/<run id>/``.
 
     Args:
+        config_path: a TOML config file, or its contents as a dict (see :func:`read_config`).
         out: the results root.
         workers: local worker processes (``local`` backend; 1 plays in this process).
         backend: ``local`` or ``dask`` (then ``scheduler`` is the scheduler's address).
@@ -117,10 +156,9 @@ def run_experiment(
         raise RunError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
     if workers < 1:
         raise RunError(f"--workers must be at least 1, got {workers}")
-    config_path = Path(config_path)
-    config = load_experiment(config_path, overrides)
+    config, source = read_config(config_path, overrides)
     try:
-        check_fits(config.n_games, "planned games", f"{config_path}: games")
+        check_fits(config.n_games, "planned games", f"{source.label}: games")
         check_fits(config.setups * len(config.conditions), config.setup_kind, "setups")
     except ValueError as exc:
         raise RunError(str(exc)) from None
@@ -128,7 +166,7 @@ def run_experiment(
         config = dataclasses.replace(config, overrides=tuple(overrides))
     client = connect_dask(scheduler or "") if backend == "dask" else None
     try:
-        return _run(config, config_path, Path(out), workers, client, resume, run_id, analyse, quiet)
+        return _run(config, source, Path(out), workers, client, resume, run_id, analyse, quiet)
     finally:
         if client is not None:
             client.close()
@@ -136,7 +174,7 @@ def run_experiment(
 
 def _run(
     config: ExperimentConfig,
-    config_path: Path,
+    source: ConfigSource,
     root: Path,
     workers: int,
     client: Any,
@@ -177,7 +215,7 @@ def _run(
                 )
             if state.get("config_hash") != chash:  # only question/metrics/comparisons changed
                 _say("the config's analysis settings changed: the report will use them", quiet)
-                shutil.copyfile(config_path, run.path / "config.toml")
+                write_text(run.path / "config.toml", source.text)
                 write_json(run.path / "config.resolved.json", resolved_dict(config))
                 state["config_hash"] = chash
                 run.write_state(state)
@@ -194,7 +232,7 @@ def _run(
                 return RunResult(run.path, state["n_games"], 0, 0.0, True)
             _say(f"resuming {run.path}", quiet)
         else:
-            state = _start(run, config, config_path, chash, phash)
+            state = _start(run, config, source, chash, phash)
         # The code that plays, recorded as the invocation starts (files may change later).
         state.setdefault("git", []).append(provenance.git_state())
         state["invocations"] = state.get("invocations", 0) + 1
@@ -217,17 +255,17 @@ def _run(
 
 
 def _start(
-    run: RunDir, config: ExperimentConfig, config_path: Path, chash: str, phash: str
+    run: RunDir, config: ExperimentConfig, source: ConfigSource, chash: str, phash: str
 ) -> dict:
     try:
-        shutil.copyfile(config_path, run.path / "config.toml")
+        write_text(run.path / "config.toml", source.text)
         write_json(run.path / "config.resolved.json", resolved_dict(config))
         ranges = chunk_ranges(config.n_games, config.chunk_size)
         state = {
             "schema": STATE_SCHEMA,
             "experiment": config.name,
             "run_id": run.path.name,
-            "config": str(config_path),
+            "config": source.label,
             "overrides": list(config.overrides),
             "config_hash": chash,
             "play_hash": phash,

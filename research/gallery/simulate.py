@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
@@ -15,7 +16,10 @@ from ludolab.envs.gallery.play import play_game
 from ludolab.envs.gallery.record import GalleryRecord
 from ludolab.research import simulate as simulate_common
 from ludolab.research.metrics.core import wilson_interval
-from ludolab.research.simulate import game_seeds
+from ludolab.research.simulate import SeatRows, game_seeds
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SCHEMA = "ludolab.gallery.games/1"
 
@@ -56,6 +60,30 @@ def simulate(
 def records_table(records: Sequence[GalleryRecord], metadata: dict | None = None) -> pa.Table:
     """One row per game (see :func:`ludolab.research.simulate.records_table`)."""
     return simulate_common.records_table(records, SCHEMA, metadata)
+
+
+def per_seat_table(games: pa.Table) -> pd.DataFrame:
+    """One row per seat of every game (a tidy long table): the game's keys (``condition``,
+    ``setup``, ``game``, ``seed``... where ``games`` has them), ``seat`` (0-based), ``agent``,
+    ``won`` (bool; True for every seat of a shared win), ``shared_win`` (bool),
+    ``final_score`` (money), ``cards_dealt`` and ``cards_drawn``. ``games``: a games table
+    (records or a run's games)."""
+    rows = SeatRows.of(games)
+    winners = rows.table.column("winners").combine_chunks()
+    won = np.zeros(len(rows.seat), dtype=bool)
+    winner_game = np.asarray(pc.list_parent_indices(winners), dtype=np.int64)
+    won[rows.first_row[winner_game] + np.asarray(pc.list_flatten(winners), dtype=np.int64)] = True
+    n_winners = np.asarray(pc.list_value_length(winners))
+    return rows.frame(
+        {
+            "agent": rows.per_seat("agents"),
+            "won": won,
+            "shared_win": won & (n_winners[rows.game_row] > 1),
+            "final_score": rows.per_seat("final_scores"),
+            "cards_dealt": rows.per_seat("cards_dealt"),
+            "cards_drawn": rows.per_seat("cards_drawn"),
+        }
+    )
 
 
 SUMMARY_COLUMNS = ("turns_per_round", "winners", "n_actions", "final_scores", "agents")

@@ -1,0 +1,410 @@
+"""The Python API: generate setups, simulate games, run experiments, load finished runs.
+
+Everything here is also reachable as ``ludolab.<name>``. Each function is a thin layer over the
+modules the command line uses, so a script and ``ludolab run`` give the same numbers for the
+same seeds. Tables are pandas DataFrames; setups, seats and games count from 0 everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+
+CATAN_ENV_ID = "ludolab/Catan-v0"
+"""Gymnasium id of the Catan environment (one learner seat against agents)."""
+GALLERY_ENV_ID = "ludolab/MastersGallery-v0"
+"""Gymnasium id of the Masters Gallery environment."""
+GAMES = ("catan", "gallery")
+"""The games: Settlers of Catan and Modern Art: Masters Gallery."""
+
+
+def register_envs() -> tuple[str, str]:
+    """Register both Gymnasium environments (idempotent) and return their ids, so that
+    ``gymnasium.make(ludolab.CATAN_ENV_ID, ...)`` works."""
+    import ludolab.envs.catan.gym_env as catan_env
+    import ludolab.envs.gallery.gym_env as gallery_env
+
+    catan_env.register()
+    gallery_env.register()
+    return CATAN_ENV_ID, GALLERY_ENV_ID
+
+
+def constraint_sets() -> dict[str, list[str]]:
+    """The shipped constraint sets by game: ``{"catan": [...], "gallery": [...]}`` (Catan board
+    sets; Masters Gallery deal sets). ``ludolab constraints show NAME`` describes one."""
+    from ludolab.research.catan.catalog import shipped_sets
+    from ludolab.research.gallery.deals import shipped_deal_sets
+
+    return {"catan": list(shipped_sets()), "gallery": list(shipped_deal_sets())}
+
+
+class Setups(list):  # type: ignore[type-arg]
+    """The boards (Catan) or deals (Masters Gallery) :func:`generate` drew: a list, plus
+    ``report``, what the sampler did (``report.uniform``: whether they are uniform draws from
+    the setups that satisfy the set)."""
+
+    def __init__(self, items: Sequence[Any], report: Any) -> None:
+        super().__init__(items)
+        self.report = report
+
+
+def _game_of(constraints: str | Path) -> str:
+    """Which game a constraint set is for: by shipped name, else by the constraints its file
+    names (a file whose constraints are all deal constraints is a deal set)."""
+    sets = constraint_sets()
+    for game in GAMES:
+        if str(constraints) in sets[game]:
+            return game
+    path = Path(constraints)
+    if path.suffix == ".toml" and path.is_file():
+        import tomllib
+
+        from ludolab.research.gallery.deals import DEAL_CONSTRAINTS
+
+        try:
+            entries = tomllib.loads(path.read_text()).get("constraint", [])
+            names = {entry["name"] for entry in entries}
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError, TypeError, KeyError):
+            return "catan"  # the Catan loader says what is wrong with the file
+        if names and names <= set(DEAL_CONSTRAINTS):
+            return "gallery"
+    return "catan"
+
+
+def generate(
+    constraints: str | Path,
+    n: int,
+    seed: int = 0,
+    *,
+    players: int | None = None,
+    sampler: str = "uniform",
+    params: Mapping[str, Any] | None = None,
+) -> Setups:
+    """``n`` setups satisfying a constraint set, reproducible from ``seed``.
+
+    Args:
+        constraints: a shipped set's name (see :func:`constraint_sets`) or a ``.toml`` file;
+            a Catan board set gives Boards, a Masters Gallery deal set gives Deals.
+        n: how many setups.
+        seed: every random choice derives from it.
+        players: Masters Gallery only (2-5): the deals' number of players.
+        sampler: Catan only: ``uniform`` (the default: exact or Markov chains whose
+            diagnostics passed, never the solver), ``rejection``, ``chain``, ``solver`` (not
+            uniform), ``enumerate`` or ``optimise`` (see ``ludolab generate catan --help``).
+        params: Masters Gallery only: parameter values, e.g.
+            ``{"balanced-symbols": {"tolerance": 1}}``.
+
+    Raises the samplers' errors (ConstraintSetError, SamplingError, DealConstraintError,
+    DealSamplingError), each with a message that says what to change.
+    """
+    if _game_of(constraints) == "gallery":
+        from ludolab.research.gallery.deals import DealConstraintError, generate_deals
+
+        if players is None:
+            raise DealConstraintError(
+                f"{constraints} is a Masters Gallery deal set: give players=2..5"
+            )
+        if sampler != "uniform":
+            raise DealConstraintError("deal sets are always sampled uniformly: drop sampler=")
+        deals, deal_report = generate_deals(constraints, players, n, seed, params)
+        return Setups(deals, deal_report)
+    from ludolab.research.catan.constraint_set import ConstraintSetError, load_constraint_set
+    from ludolab.research.catan.generate import generate_boards
+
+    if players is not None or params is not None:
+        raise ConstraintSetError(
+            f"{constraints} is a Catan board set: players= and params= are for deal sets "
+            "(a Catan set's parameters live in its TOML file)"
+        )
+    boards, board_report = generate_boards(load_constraint_set(constraints), n, sampler, seed)
+    return Setups(boards, board_report)
+
+
+@dataclass(eq=False)
+class Games:
+    """Games as tables: what :func:`simulate` returns, and a finished run's games.
+
+    Attributes:
+        game: ``"catan"`` or ``"gallery"``.
+        table: the games as an Arrow table, one row per game, every field of the game records
+            (per-turn traces included) plus the keys (``condition``, ``setup``, ``game``...).
+    """
+
+    game: str
+    table: pa.Table
+
+    @cached_property
+    def games(self) -> pd.DataFrame:
+        """One row per game: keys, ``seed``, ``agents`` (per seat), ``winner`` / ``winners``,
+        length, and every other record field (per-seat and per-turn fields as lists)."""
+        return self.table.to_pandas()
+
+    @cached_property
+    def per_seat(self) -> pd.DataFrame:
+        """The tidy long table: one row per seat of every game (``seat`` 0-based, ``agent``,
+        ``won``, final score and the other per-seat fields; see
+        :func:`ludolab.research.catan.simulate.per_seat_table` and its Masters Gallery twin)."""
+        if self.game == "catan":
+            from ludolab.research.catan.simulate import per_seat_table
+        else:
+            from ludolab.research.gallery.simulate import per_seat_table  # type: ignore[assignment]
+        return per_seat_table(self.table)
+
+    @cached_property
+    def metrics(self) -> pd.DataFrame:
+        """The game-quality metrics, one row per game (``ludolab metrics`` lists them;
+        :data:`ludolab.research.metrics.METRICS` holds their definitions)."""
+        from ludolab.research.metrics.games import per_game_metrics
+
+        return per_game_metrics(self.table, game=self.game)
+
+    def __len__(self) -> int:
+        return self.table.num_rows
+
+
+def simulate(
+    game: str,
+    agents: Sequence[str] | str,
+    games: int,
+    *,
+    setups: Sequence[Any] | None = None,
+    seed: int = 0,
+    options: Mapping[str, Any] | Any = None,
+    condition: str = "",
+    workers: int = 1,
+) -> Games:
+    """Play ``games`` games and return them as tables.
+
+    Args:
+        game: ``"catan"`` or ``"gallery"``.
+        agents: one agent spec per seat (``["greedy", "random", "random"]``, or the command
+            line's ``"greedy,random,random"``); ``ludolab simulate catan --help`` lists them.
+        games: how many games.
+        setups: Boards / Deals (e.g. from :func:`generate`); game ``i`` is played on
+            ``setups[i % len(setups)]``. None: a fair shuffle per game, drawn from its seed.
+        seed: the master seed; game ``i``'s seed is
+            :func:`ludolab.research.simulate.game_seed` ``(seed, i)`` whatever the setups, so
+            two conditions simulated with one seed are paired by common random numbers.
+        options: rule options, a dict of GameOptions / GalleryOptions fields or one of them.
+        condition: a label for the ``condition`` column (e.g. the set's name), to stack the
+            tables of several conditions with ``pd.concat``.
+        workers: local worker processes (the games are the same for any number).
+
+    The tables get a ``condition``, a ``setup`` (the index into ``setups``; with None, the
+    game's own index) and a ``game`` (0-based) column. Raises ValueError for unknown agents or
+    options, a seat count the game does not allow, or setups of the wrong game or size.
+    """
+    import pyarrow as pa
+
+    from ludolab.research.experiment.backends import run_local
+    from ludolab.research.simulate import batch_tasks, play_batch, split_agent_list
+
+    if game not in GAMES:
+        raise ValueError(f"game {game!r}: choose one of {', '.join(GAMES)}")
+    specs = split_agent_list(agents) if isinstance(agents, str) else list(agents)
+    if games < 1 or workers < 1:
+        raise ValueError(f"games and workers must be at least 1, got {games} and {workers}")
+    rules = _options(game, options)
+    _check_lineup(game, specs, setups)
+    batch = max(1, min(1000, -(-games // (4 * workers))))
+    tasks = batch_tasks(game, games, seed, specs, rules, list(setups or []) or None, batch)
+    parts = [table for _, table in sorted(run_local(tasks, workers, play=play_batch))]
+    table = pa.concat_tables(parts, promote_options="permissive")
+    table = table.add_column(0, "condition", pa.array([condition] * table.num_rows, pa.string()))
+    return Games(game, table)
+
+
+def _options(game: str, options: Mapping[str, Any] | Any) -> Any:
+    if game == "catan":
+        from ludolab.envs.catan.engine import GameOptions as Options
+    else:
+        from ludolab.envs.gallery.engine import GalleryOptions as Options  # type: ignore[assignment]
+    if options is None:
+        return Options()
+    if isinstance(options, Options):
+        return options
+    if not isinstance(options, Mapping):
+        raise ValueError(
+            f"options: give a dict of {Options.__name__} fields or one, not {options!r}"
+        )
+    import dataclasses
+
+    known = [f.name for f in dataclasses.fields(Options)]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise ValueError(
+            f"options: {Options.__name__} has no field {unknown[0]!r}; its fields: "
+            f"{', '.join(known)}"
+        )
+    return Options(**options)
+
+
+def _check_lineup(game: str, specs: list[str], setups: Sequence[Any] | None) -> None:
+    """Every agent spec parses, the seat count fits the game, the setups are the game's."""
+    if game == "catan":
+        from ludolab.envs.catan.agents import parse_agent_spec
+        from ludolab.envs.catan.board import Board as Setup
+
+        most = 4
+    else:
+        from ludolab.envs.gallery.agents import parse_agent_spec  # type: ignore[assignment]
+        from ludolab.envs.gallery.deal import Deal as Setup  # type: ignore[assignment]
+
+        most = 5
+    for spec in specs:
+        parse_agent_spec(spec)
+    if not 2 <= len(specs) <= most:
+        raise ValueError(f"{game} needs 2-{most} agents, one per seat; got {len(specs)}")
+    if setups is not None:
+        if not len(setups):
+            raise ValueError("setups: the list is empty (give None for fair shuffles)")
+        wrong = next((s for s in setups if not isinstance(s, Setup)), None)
+        if wrong is not None:
+            raise ValueError(f"setups: {type(wrong).__name__} is not a {game} {Setup.__name__}")
+        if game == "gallery":
+            other = next((s for s in setups if s.n_players != len(specs)), None)
+            if other is not None:
+                raise ValueError(
+                    f"setups: deal {other.id} is for {other.n_players} players, the agents "
+                    f"are {len(specs)}"
+                )
+
+
+@dataclass(eq=False)
+class Run:
+    """A finished experiment run (the folder ``ludolab run`` wrote), as tables.
+
+    Attributes:
+        path: the run's folder.
+        config: the config with every default filled in (``config.resolved.json``).
+        state: ``run.json`` (hashes, status, timings).
+    The tables load on first use: ``games`` and ``per_seat`` (see :class:`Games`, with the
+    run's ``condition``, ``lineup``, ``rotation`` and ``setup`` columns), ``metrics`` (one row
+    per game), ``conditions`` (one row per lineup and condition), ``comparisons`` (every
+    pairwise comparison, with intervals, adjusted p-values and the design's MDE) and
+    ``seat_advantage`` (first-seat advantage per condition).
+    """
+
+    path: Path
+    config: dict[str, Any] = field(repr=False)
+    state: dict[str, Any] = field(repr=False)
+
+    @property
+    def game(self) -> str:
+        """``"catan"`` or ``"gallery"``."""
+        return str(self.config["game"])
+
+    @cached_property
+    def _games(self) -> Games:
+        import pyarrow.parquet as pq
+
+        return Games(self.game, pq.read_table(self.path / "games.parquet"))
+
+    @property
+    def games(self) -> pd.DataFrame:
+        """One row per game (``games.parquet``), in plan order: ``condition``, ``lineup``,
+        ``rotation``, ``setup`` (0-based within the condition), ``game``, ``seed`` and the
+        record's fields."""
+        return self._games.games
+
+    @property
+    def per_seat(self) -> pd.DataFrame:
+        """One row per seat of every game (see :attr:`Games.per_seat`)."""
+        return self._games.per_seat
+
+    @cached_property
+    def metrics(self) -> pd.DataFrame:
+        """The game-quality metrics, one row per game (``metrics/per_game.parquet``), with the
+        board features for Catan."""
+        return self._analysed_table("metrics/per_game.parquet")
+
+    @cached_property
+    def conditions(self) -> pd.DataFrame:
+        """One row per lineup and condition: completion, win rates with Wilson intervals,
+        balance, and each metric's mean (``metrics/conditions.csv``)."""
+        return self._analysed_table("metrics/conditions.csv")
+
+    @cached_property
+    def comparisons(self) -> pd.DataFrame:
+        """Every pairwise comparison (``comparisons.csv``): raw difference with its bootstrap
+        interval, test, Holm-adjusted p-value, the design's MDE, and the verdict."""
+        return self._analysed_table("comparisons.csv")
+
+    @cached_property
+    def seat_advantage(self) -> pd.DataFrame:
+        """First-seat advantage per lineup and condition, with its interval and test
+        (``seats.csv``)."""
+        return self._analysed_table("seats.csv")
+
+    def _analysed_table(self, name: str) -> pd.DataFrame:
+        import pandas as pd
+
+        from ludolab.research.experiment.store import RunError
+
+        path = self.path / name
+        if not path.exists():
+            raise RunError(
+                f"{path} is missing: the run was not analysed; analyse it with "
+                f"'ludolab run CONFIG --resume {self.path}'"
+            )
+        return pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path)
+
+
+def run(
+    config: str | Path | Mapping[str, Any],
+    *,
+    out: str | Path = "results",
+    workers: int = 1,
+    quiet: bool = True,
+    **options: Any,
+) -> Run:
+    """Run an experiment and return the finished run.
+
+    Args:
+        config: a TOML config file, or its contents as a dict (with a ``name``).
+        out: the results root; the run goes to ``<out>/<name>/<run id>/``.
+        workers: local worker processes.
+        quiet: no progress bar or messages.
+        options: the other keywords of
+            :func:`ludolab.research.experiment.runner.run_experiment` (``resume``,
+            ``run_id``, ``analyse``, ``overrides``, ``backend``, ``scheduler``).
+
+    Raises ConfigError for a bad config (naming the key) and RunError for a run that cannot
+    start or resume.
+    """
+    from ludolab.research.experiment.runner import run_experiment
+
+    result = run_experiment(config, out=out, workers=workers, quiet=quiet, **options)
+    return load_run(result.path)
+
+
+def load_run(path: str | Path) -> Run:
+    """A finished run's folder as a :class:`Run`. Raises RunError if the folder is not a
+    finished run, or if its games file is not the one the run wrote."""
+    from ludolab.research.experiment.store import COMPLETE, RunDir, RunError, file_sha256
+
+    folder = RunDir(Path(path))
+    state = folder.read_state()
+    if state.get("status") != COMPLETE or not folder.games_path.exists():
+        raise RunError(
+            f"{folder.path}: not a finished run (status {state.get('status')!r}); finish it "
+            f"with 'ludolab run CONFIG --resume {folder.path}'"
+        )
+    recorded = state.get("games_sha256")
+    if recorded and file_sha256(folder.games_path) != recorded:
+        raise RunError(
+            f"{folder.games_path} is not the file this run assembled (its sha256 no longer "
+            f"matches run.json); replay the games with 'ludolab run CONFIG --resume "
+            f"{folder.path}'"
+        )
+    config = json.loads((folder.path / "config.resolved.json").read_text())
+    return Run(folder.path, config, state)
+
