@@ -24,7 +24,7 @@ from ludolab.research.catan.catalog import (
     CountSettings,
     shipped_sets,
 )
-from ludolab.research.cli_types import check_fits, seconds, seed
+from ludolab.research.cli_types import add_quiet_option, check_fits, seconds, seed
 
 
 class SimulationError(ValueError):
@@ -202,6 +202,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         help="shuffles the uniform sampler may try (default %(default)s)",
     )
     cat.add_argument("--pictures", metavar="DIR", help="also draw the first boards (PNG) here")
+    add_quiet_option(cat)
     cat.set_defaults(run=_generate_catan)
 
     sim = sub.add_parser("simulate", help="play games between agents")
@@ -244,6 +245,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         default=2,
         help="domestic trade offers allowed per turn; 0 turns them off (default %(default)s)",
     )
+    add_quiet_option(simc)
     simc.set_defaults(run=_simulate_catan)
 
     simg = sim_sub.add_parser(
@@ -275,6 +277,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         action="store_true",
         help="an award card's token goes on any artist (assumed rule: its own artist)",
     )
+    add_quiet_option(simg)
     simg.set_defaults(run=_simulate_gallery)
 
     exh = sub.add_parser(
@@ -305,6 +308,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     )
     exh.add_argument("--seed", type=seed, default=1, help="search seed (default %(default)s)")
     exh.add_argument("--plays", action="store_true", help="also print every play in order")
+    add_quiet_option(exh)
     exh.set_defaults(run=_exhibits)
 
     gal = gen_sub.add_parser("gallery", help="Masters Gallery deals from deal constraints")
@@ -328,6 +332,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         help="override a parameter, e.g. balanced-symbols.tolerance=1",
     )
     gal.add_argument("--method", choices=["auto", "exact", "rejection"], default="auto")
+    add_quiet_option(gal)
     gal.set_defaults(run=_generate_gallery)
 
     show = sub.add_parser("show", help="draw a board (PNG, SVG or PDF by the --out suffix)")
@@ -371,6 +376,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         default=CountSettings.max_descents,
         help="random descents allowed for the importance-sampling estimate (default %(default)s)",
     )
+    add_quiet_option(cnt)
     cnt.set_defaults(run=_count)
 
     cons = sub.add_parser("constraints", help="the constraint library and shipped sets")
@@ -398,7 +404,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         default=None,
         help="boards to draw (default: 20,000, or 10 per cell for larger spaces)",
     )
-    uni.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    add_quiet_option(uni)
     uni.add_argument("--seed", type=seed, default=0)
     uni.add_argument(
         "--bins",
@@ -437,7 +443,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         action="store_true",
         help="play the games only; analyse later with 'ludolab report RUN'",
     )
-    run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_quiet_option(run)
     run.add_argument(
         "--set",
         action="append",
@@ -474,6 +480,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         dest="overrides",
         help="as for 'ludolab run'",
     )
+    add_quiet_option(plan)
     plan.set_defaults(run=_plan)
 
     met = sub.add_parser("metrics", help="every game-quality metric with its formula")
@@ -488,19 +495,31 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         cmd.add_argument(
             "run_dir", metavar="RUN", help="a run folder, e.g. results/quickstart/<run-id>"
         )
+        add_quiet_option(cmd)
         cmd.set_defaults(run=func)
 
     puzzle = sub.add_parser("puzzle", help="constraint case studies on puzzles")
     puzzle_sub = puzzle.add_subparsers(metavar="PUZZLE")
     chosen = argv[1] if len(argv) > 1 and argv[0] == "puzzle" else None
+    everything = bool(argv) and argv[0] == "completion"  # the script covers every option
     for name, help_text in PUZZLES.items():
-        if name != chosen:  # listed by `ludolab puzzle --help`; its options load with it
+        # Listed by `ludolab puzzle --help`; a puzzle's options load when it is named.
+        if name != chosen and not everything:
             puzzle_sub.add_parser(name, help=help_text)
             continue
         module = importlib.import_module(f"ludolab.research.puzzles.{name}.cli")
         sp = puzzle_sub.add_parser(name, help=help_text, description=module.__doc__)
-        module.add_arguments(sp)
+        module.add_arguments(sp)  # with -q where the puzzle's commands can run long
         sp.set_defaults(run=module.run)
+
+    comp = sub.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description='Tab completion of commands and options: eval "$(ludolab completion bash)" '
+        "in ~/.bashrc (zsh: ludolab completion zsh > ~/.zfunc/_ludolab).",
+    )
+    comp.add_argument("shell", choices=("bash", "zsh", "tcsh"))
+    comp.set_defaults(run=_completion)
     return p
 
 
@@ -563,12 +582,15 @@ def _run(args: argparse.Namespace) -> int:
             / folder_name(study.name, "name")
             / folder_name(args.run_id or new_run_id(study.hash), "run id")
         )
-        result = run_study(study, out, args.workers)
+        from ludolab.research.progress import Status
+
+        with Status(f"{study.name}: classifying {study.total} puzzles", quiet=args.quiet):
+            result = run_study(study, out, args.workers)
         print(f"{len(result.table)} puzzles in {result.seconds:.1f} s -> {out}")
         return 0
 
     if args.dry_run:
-        return _print_plan(args.config, args.overrides, args.workers, 20, 4)
+        return _print_plan(args.config, args.overrides, args.workers, 20, 4, args.quiet)
     result = run_experiment(
         args.config,
         out=args.out,
@@ -594,32 +616,47 @@ def _plan(args: argparse.Namespace) -> int:
         if getattr(args, name) < 1:
             raise ConfigError(f"--{name.replace('_', '-')} must be at least 1")
     return _print_plan(
-        args.config, args.overrides, args.workers, args.pilot_setups, args.pilot_games
+        args.config, args.overrides, args.workers, args.pilot_setups, args.pilot_games, args.quiet
     )
 
 
 def _print_plan(
-    config: str, overrides: list[str], workers: int, pilot_setups: int, pilot_games: int
+    config: str,
+    overrides: list[str],
+    workers: int,
+    pilot_setups: int,
+    pilot_games: int,
+    quiet: bool,
 ) -> int:
     from ludolab.research.experiment.plan import plan_experiment, plan_text
 
-    print(f"running a pilot of {config} ...", file=sys.stderr, flush=True)
+    if not quiet:
+        print(f"running a pilot of {config} ...", file=sys.stderr, flush=True)
     plan = plan_experiment(
         config,
         overrides=overrides,
         pilot_setups=pilot_setups,
         pilot_games=pilot_games,
         workers=max(workers, 1),
+        quiet=quiet,
     )
     print(plan_text(plan))
     return 0
 
 
-def _metrics(args: argparse.Namespace) -> int:
-    from ludolab.research.metrics.registry import metrics_table
-    from ludolab.research.stats import to_markdown
+def _completion(args: argparse.Namespace) -> int:
+    import shtab
 
-    print(to_markdown(metrics_table().reset_index()), end="")
+    print(shtab.complete(_parser(["completion"]), shell=args.shell), end="")
+    return 0
+
+
+def _metrics(args: argparse.Namespace) -> int:
+    from ludolab.research.markdown import pipe_table
+    from ludolab.research.metrics.registry import METRICS
+
+    rows = [(name, m.description, m.formula, m.unit) for name, m in METRICS.items()]
+    print(pipe_table(("name", "description", "formula", "unit"), rows), end="")
     return 0
 
 
@@ -634,9 +671,11 @@ def _config_game(path: str) -> object:
 
 def _compare(args: argparse.Namespace) -> int:
     from ludolab.research.experiment.analysis import analyse, load_run, summary_lines, write_tables
+    from ludolab.research.progress import Status
 
-    analysis = analyse(load_run(args.run_dir))
-    files = write_tables(analysis)
+    with Status(f"comparing the conditions of {args.run_dir}", quiet=args.quiet):
+        analysis = analyse(load_run(args.run_dir))
+        files = write_tables(analysis)
     print("\n".join(summary_lines(analysis)))
     print("wrote " + ", ".join(str(f) for f in files))
     return 0
@@ -645,9 +684,11 @@ def _compare(args: argparse.Namespace) -> int:
 def _plot(args: argparse.Namespace) -> int:
     from ludolab.research.experiment.analysis import condition_table, load_run
     from ludolab.research.experiment.figures import plot_run
+    from ludolab.research.progress import Status
 
-    data = load_run(args.run_dir)
-    figures = plot_run(data, condition_table(data))
+    with Status(f"drawing the figures of {args.run_dir}", quiet=args.quiet):
+        data = load_run(args.run_dir)
+        figures = plot_run(data, condition_table(data))
     for fig in figures:
         print(f"{fig.stem}.pdf / .png: {fig.caption}")
     return 0
@@ -655,8 +696,11 @@ def _plot(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     from ludolab.research.experiment.report import analyse_run
+    from ludolab.research.progress import Status
 
-    print(f"report: {analyse_run(args.run_dir)}")
+    with Status(f"analysing {args.run_dir}", quiet=args.quiet):
+        report = analyse_run(args.run_dir)
+    print(f"report: {report}")
     return 0
 
 
@@ -675,16 +719,20 @@ def _generate_catan(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if not out.parent.is_dir():
         raise NotADirectoryError(f"--out {out}: the folder {out.parent} does not exist")
+    from ludolab.research.progress import Status
+
     cset = load_constraint_set(args.constraints, _parse_params(args.param))
-    boards, report = generate_boards(
-        cset,
-        args.n,
-        args.sampler,
-        args.seed,
-        objective=args.objective,
-        time_limit=args.time_limit,
-        max_draws=args.max_draws,
-    )
+    with Status(f"{cset.name}: {args.sampler} sampler", quiet=args.quiet) as line:
+        boards, report = generate_boards(
+            cset,
+            args.n,
+            args.sampler,
+            args.seed,
+            objective=args.objective,
+            time_limit=args.time_limit,
+            max_draws=args.max_draws,
+            status=line.set,
+        )
     count = write_boards(boards, out)
     print(f"{count} boards for {cset.label} ({args.sampler} sampler, seed {args.seed}) -> {out}")
     print(_report_lines(report, count))
@@ -714,7 +762,12 @@ def _count(args: argparse.Namespace) -> int:
     settings = CountSettings(
         draws=args.draws, list_nodes=args.list_nodes, max_descents=args.max_descents
     )
-    result = count_boards(cset, np.random.default_rng(args.seed), settings, method=args.method)
+    from ludolab.research.progress import Status
+
+    with Status(f"counting the boards of {cset.name}", quiet=args.quiet):
+        result = count_boards(
+            cset, np.random.default_rng(args.seed), settings, method=args.method
+        )
     print(result.summary())
     return 0
 
@@ -873,6 +926,7 @@ def _simulate(
             metadata={"schema": schema, **metadata},
             workers=args.workers,
             resume=args.resume,
+            progress=not args.quiet,
         )
     except SimulationStopped as exc:
         raise SimulationError(str(exc)) from None
@@ -886,6 +940,7 @@ def _generate_gallery(args: argparse.Namespace) -> int:
         stream_deals,
         write_deals_jsonl,
     )
+    from ludolab.research.progress import bar
 
     try:
         deals, report = stream_deals(
@@ -896,7 +951,8 @@ def _generate_gallery(args: argparse.Namespace) -> int:
             _parse_params(args.param) or None,
             method=args.method,
         )
-        count = write_deals_jsonl(deals, args.out)
+        shown = bar(deals, total=args.n, unit="deal", desc=str(args.constraints), quiet=args.quiet)
+        count = write_deals_jsonl(shown, args.out)
     except (DealConstraintError, DealSamplingError) as exc:
         raise SimulationError(str(exc)) from exc
     print(
@@ -917,14 +973,18 @@ def _exhibits(args: argparse.Namespace) -> int:
         raise SimulationError(f"--time-limit must be positive, got {args.time_limit}")
     players = args.players
     rules = ExhibitRules.open_model(players) if args.open_model else ExhibitRules(players)
-    solution = solve_exhibits(
-        players,
-        args.objective,
-        rules=rules,
-        time_limit=args.time_limit,
-        search="complete" if args.complete else "lns",
-        random_seed=args.seed,
-    )
+    from ludolab.research.progress import Status
+
+    what = f"searching for the best exhibits (time limit {args.time_limit:g} s)"
+    with Status(what, quiet=args.quiet):
+        solution = solve_exhibits(
+            players,
+            args.objective,
+            rules=rules,
+            time_limit=args.time_limit,
+            search="complete" if args.complete else "lns",
+            random_seed=args.seed,
+        )
     print(solution.describe())
     if not solution.optimal:
         print(

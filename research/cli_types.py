@@ -68,3 +68,10 @@ def check_fits(count: int, what: str, flag: str) -> None:
             f"{have / 2**30:,.1f} GiB is available; ask for fewer (split the work), or set "
             "LUDOLAB_MEMORY_CHECK=0 to try anyway"
         )
+
+
+def add_quiet_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--quiet/-q`` flag of a command that shows progress (research.progress)."""
+    parser.add_argument(
+        "--quiet", "-q", action="store_true", help="no progress bar or status line on stderr"
+    )

@@ -11,10 +11,10 @@ import os
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
+if TYPE_CHECKING:  # pyarrow is imported by the Parquet writers only: text writers start fast
+    import pyarrow as pa
 
 
 def _umask() -> int:
@@ -51,12 +51,16 @@ def write_json(path: str | Path, data: Any) -> None:
 
 def write_parquet(path: str | Path, table: pa.Table) -> None:
     """Write ``table`` to ``path`` atomically."""
+    import pyarrow.parquet as pq
+
     write_atomic(path, lambda tmp: pq.write_table(table, tmp))
 
 
 def write_parquet_stream(path: str | Path, schema: pa.Schema, tables: Iterable[pa.Table]) -> int:
     """Write ``tables`` (each cast to ``schema``) one after another to ``path`` atomically,
     one row group each, holding one table in memory at a time; returns the rows written."""
+    import pyarrow.parquet as pq
+
     rows = 0
 
     def write(tmp: str) -> None:

@@ -429,6 +429,52 @@ def test_the_command_line_starts_without_the_heavy_libraries() -> None:
     assert out.stdout.strip() == "[]"
 
 
+@pytest.mark.parametrize(
+    ("argv", "loaded"),
+    [
+        (["metrics"], []),
+        (["puzzle", "knights", "--n", "8"], []),
+        (["completion", "bash"], []),
+        (["constraints", "list"], ["gymnasium", "numpy"]),  # the constraints are numpy code
+    ],
+)
+def test_light_commands_run_without_the_heavy_libraries(argv: list[str], loaded: list) -> None:
+    """The commands people type often load only what they use (benchmarks/end_to_end.py
+    times them)."""
+    code = (
+        "import contextlib, io, sys; from ludolab.research.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()): assert main(sys.argv[1:]) == 0\n"
+        "print(sorted(m for m in ('numpy', 'pandas', 'scipy', 'pyarrow', 'minizinc', "
+        "'gymnasium', 'matplotlib') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == str(loaded)
+
+
+def test_completion_scripts_cover_every_command_and_option(tmp_path) -> None:
+    script = tmp_path / "ludolab.bash"
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("ludolab")), "completion", "bash"],
+        capture_output=True, text=True, check=True,
+    )
+    script.write_text(done.stdout)
+    subprocess.run(["bash", "-n", str(script)], check=True)  # valid bash
+    complete = (
+        f"source {script}; COMP_WORDS=(ludolab puzzle knights --m); COMP_CWORD=3; "
+        "_shtab_ludolab; echo ${COMPREPLY[@]}"
+    )
+    done = subprocess.run(["bash", "-c", complete], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["--method", "--max-nodes", "--mzn-search"]
+    for shell, words in (("zsh", ("--constraints", "hexiom")), ("tcsh", ("hexiom",))):
+        done = subprocess.run(
+            [str(Path(sys.executable).with_name("ludolab")), "completion", shell],
+            capture_output=True, text=True, check=True,
+        )
+        assert all(word in done.stdout for word in words)  # tcsh: commands only
+
+
 def test_the_catalog_names_what_the_library_defines() -> None:
     from ludolab.research.catan.catalog import OBJECTIVE_NAMES
     from ludolab.research.catan.constraints import OBJECTIVES

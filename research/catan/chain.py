@@ -34,6 +34,7 @@ Markov chains over the satisfying boards instead (the steps run in the compiled
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -262,6 +263,7 @@ def run_chains(
     *,
     settings: ChainSettings = ChainSettings(),
     terrain_list: np.ndarray | None = None,
+    status: Callable[[str], None] | None = None,
 ) -> tuple[np.ndarray, ChainDiagnostics]:
     """``n`` boards from chains started at ``starts``.
 
@@ -275,6 +277,7 @@ def run_chains(
         settings: chain count and budget.
         terrain_list: (m, n_hexes) every terrain layout the set's terrain-only constraints
             allow (terrain redraws then draw from it), or None.
+        status: called with a line on the chains' progress (burn-in, then boards drawn).
 
     Returns:
         (n, 2 * n_hexes + n_slots) int8 boards (parts the chains do not move are as in the
@@ -343,7 +346,9 @@ def run_chains(
     ]
     record: list[tuple[int, np.ndarray]] = []  # (step, panel values)
     window = settings.window
+    say = status or (lambda line: None)
     while True:
+        say(f"{c} chains, burn-in {window:,} steps each")
         for k, values in enumerate(advance(window - done, every), 1):
             record.append((done + k * every, values))
         done = window
@@ -372,6 +377,7 @@ def run_chains(
     diag.thin = max(1, math.ceil(diag.tau))
     batches = [np.array([ch.t + ch.n + ch.hb for ch in chains], dtype=np.int8)]
     while len(batches) * c < n:
+        say(f"{c} chains, {len(batches) * c:,} of {n:,} boards (thinning {diag.thin:,})")
         advance(diag.thin, 0)
         batches.append(np.array([ch.t + ch.n + ch.hb for ch in chains], dtype=np.int8))
     diag.steps = window + diag.thin * (len(batches) - 1)

@@ -8,6 +8,8 @@ disagree, which is a bug and stops the run.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ludolab.envs.catan.board import Board
@@ -37,6 +39,7 @@ def generate_boards(
     objective: str = "pip-spread",
     time_limit: float | None = None,
     max_draws: int = 50_000_000,
+    status: Callable[[str], None] | None = None,
 ) -> tuple[list[Board], SampleReport]:
     """Boards for ``cset`` from ``sampler``, reproducible from ``seed``.
 
@@ -50,6 +53,7 @@ def generate_boards(
         objective: for ``optimise``.
         time_limit: seconds of solver search (``optimise`` defaults to 10 s).
         max_draws: fair shuffles rejection may try.
+        status: called with a line on what the uniform sampler is doing.
     """
     if sampler not in SAMPLERS:
         raise SamplingError(f"unknown sampler {sampler!r}; choose one of {', '.join(SAMPLERS)}")
@@ -59,7 +63,9 @@ def generate_boards(
     if sampler in ("uniform", "rejection", "chain"):
         method = "auto" if sampler == "uniform" else sampler
         settings = UniformSettings(max_draws=max_draws)
-        boards, report = sample_uniform(cset, n or 1, rng, method=method, settings=settings)
+        boards, report = sample_uniform(
+            cset, n or 1, rng, method=method, settings=settings, status=status
+        )
     elif sampler == "solver":
         boards, report = sample_solver(cset, n or 1, rng, time_limit=time_limit)
     elif sampler == "enumerate":

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -163,6 +164,7 @@ def sample_uniform(
     *,
     method: str = "auto",
     settings: UniformSettings = UniformSettings(),
+    status: Callable[[str], None] | None = None,
 ) -> tuple[list[Board], SampleReport]:
     """``n`` boards drawn uniformly from the boards that satisfy ``cset``.
 
@@ -170,6 +172,7 @@ def sample_uniform(
         method: ``auto`` (exact rejection when a pilot shows it is quick enough, else an exact
             list when the set is small enough to list, else Markov chains), or ``rejection`` or
             ``chain`` to force one.
+        status: called with a line on what the sampler is doing (for a live status line).
 
     Raises :class:`SamplingError` when the set has raw MiniZinc (no Python face), when it has no
     board at all, when forced rejection is too slow, or when the chains do not converge.
@@ -180,20 +183,24 @@ def sample_uniform(
             f"uniform samplers cannot check them. Express them with library constraints "
             f"(`ludolab constraints list`), or use --sampler solver (fast, NOT uniform)."
         )
+    say = status or (lambda line: None)
     start = time.perf_counter()
     pilot = _Rejection(cset, rng)
     if method != "chain":
         budget = settings.max_draws if method == "rejection" else settings.pilot_draws
+        say("rejection from fair shuffles (a pilot)")
         pilot.run(n, budget)
         if method == "auto" and pilot.accepted and pilot.accepted < n:
             need = (n - pilot.accepted) * pilot.draws / pilot.accepted
             if pilot.draws + need <= settings.max_draws:
+                say(f"rejection: about {pilot.draws + need:,.0f} fair shuffles to try")
                 pilot.run(n, settings.max_draws)
         if pilot.accepted >= n:
             return pilot.boards(n), pilot.report(time.perf_counter() - start)
         if method == "rejection":
             raise _too_slow(cset, n, pilot.accepted, pilot.report(0.0))
     space = Space.of(cset)
+    say("listing the set's terrain layouts")
     terrain_list = _terrain_list(space, pilot, settings)
     exact_list = space.parts == ("terrain",) and not space.tokens_given
     if method == "auto" and exact_list and terrain_list is not None:
@@ -205,6 +212,7 @@ def sample_uniform(
     # could hold: no point trying to list it.
     many_layouts = terrain_list is not None and len(terrain_list) * 10 > settings.list_limit
     if method == "auto" and not many_layouts:
+        say("trying to list every board of the set")
         listing = enumerate_space(space, keep=settings.list_limit, node_limit=settings.list_nodes)
         if listing.exhausted:
             if not listing.count:
@@ -212,10 +220,17 @@ def sample_uniform(
             if listing.count <= settings.list_limit:
                 what = f"boards of the set (over {', '.join(space.parts)})"
                 return _from_list(space, listing.boards, what, n, rng, start)
+    say("Markov chains: finding starting boards")
     starts = _starts(cset, space, pilot, settings.chain.starts, rng)
     try:
         rows, diag = run_chains(
-            cset, n, starts, rng, settings=settings.chain, terrain_list=terrain_list
+            cset,
+            n,
+            starts,
+            rng,
+            settings=settings.chain,
+            terrain_list=terrain_list,
+            status=lambda line: say(f"Markov chains: {line}"),
         )
     except ChainError as exc:
         raise SamplingError(str(exc)) from None

@@ -29,11 +29,11 @@ from ludolab.research.experiment.analysis import (
 )
 from ludolab.research.experiment.figures import RunFigure, plot_run
 from ludolab.research.files import write_text
+from ludolab.research.markdown import escape_markdown
 from ludolab.research.metrics.registry import game_unit
 from ludolab.research.stats import to_markdown
 from ludolab.research.stats.multiple import CORRECTION_NAMES
 from ludolab.research.stats.report import (
-    escape_markdown,
     format_ci,
     format_fixed,
     format_number,

@@ -58,7 +58,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
-from scipy.special import gammaln
 
 from ludolab.envs.gallery.cards import (
     ARTIST_OF_CARD,
@@ -920,6 +919,8 @@ def exact_plan(
 def _dp_plan(
     constraints: Sequence[DealConstraint], ctx: DealContext, lab: Labelling, limit: int
 ) -> ExactPlan | None:
+    from scipy.special import gammaln  # here: listing the deal sets needs no scipy
+
     n, h = ctx.n_players, ctx.hand_size
     m = lab.card_counts
     slack = int(np.argmax(m))  # its column is what the hands still lack after the others
@@ -961,6 +962,8 @@ def _dp_plan(
 def _list_plan(
     constraints: Sequence[DealConstraint], ctx: DealContext, lab: Labelling, limit: int
 ) -> ExactPlan | None:
+    from scipy.special import gammaln  # here: listing the deal sets needs no scipy
+
     n, h = ctx.n_players, ctx.hand_size
     m = lab.card_counts
     L = lab.n_labels

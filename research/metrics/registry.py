@@ -9,9 +9,10 @@ games of one condition; a k-way shared win counts 1/k win for each of the k winn
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas only for metrics_table: `ludolab metrics` starts without it
+    import pandas as pd
 
 
 class Metric(NamedTuple):
@@ -236,6 +237,8 @@ def game_unit(game: str, column: str) -> str:
 
 def metrics_table() -> pd.DataFrame:
     """:data:`METRICS` as a DataFrame (index ``name``; columns description, formula, unit)."""
+    import pandas as pd
+
     return pd.DataFrame.from_dict(
         {k: m._asdict() for k, m in METRICS.items()}, orient="index"
     ).rename_axis("name")

@@ -20,6 +20,8 @@ from typing import Any, Protocol
 import numpy as np
 import pandas as pd
 
+from ludolab.research.markdown import pipe_table
+
 
 class _HasFrame(Protocol):
     def to_frame(self) -> pd.DataFrame: ...
@@ -179,14 +181,6 @@ def format_table(
     return result
 
 
-_MD_SPECIAL = re.compile(r"([\\|*_`])")
-
-
-def escape_markdown(text: str) -> str:
-    """Escape characters with meaning in a GitHub-flavoured Markdown table cell."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
-
-
 def to_markdown(table: TableLike, **format_kwargs: Any) -> str:
     """A GitHub-flavoured Markdown pipe table (numbers right-aligned), ending in a newline.
 
@@ -194,12 +188,8 @@ def to_markdown(table: TableLike, **format_kwargs: Any) -> str:
     """
     formatted = format_table(table, **format_kwargs)
     align = formatted.attrs.get("align", {})
-    header = [escape_markdown(c) for c in formatted.columns]
-    rule = ["---:" if align.get(c) == "r" else ":---" for c in formatted.columns]
-    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(rule) + " |"]
-    for row in formatted.itertuples(index=False):
-        lines.append("| " + " | ".join(escape_markdown(v) for v in row) + " |")
-    return "\n".join(lines) + "\n"
+    right = [align.get(c) == "r" for c in formatted.columns]
+    return pipe_table(list(formatted.columns), formatted.itertuples(index=False), right)
 
 
 _LATEX_SPECIAL = {

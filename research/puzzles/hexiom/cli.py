@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from ludolab.research.cli_types import add_quiet_option
 from ludolab.research.puzzles import PuzzleError
 from ludolab.research.puzzles.hexiom.level import (
     N_LEVELS,
@@ -68,6 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-solutions", type=int, metavar="N", help="stop a SAT count after N solutions"
     )
+    add_quiet_option(parser)
     parser.add_argument(
         "--sat-solver",
         default=DEFAULT_SOLVER,
@@ -162,7 +164,10 @@ def _stats_line(result: HexiomResult) -> str:
 
 
 def _run_one(level: Level, solve: Callable[[Level], HexiomResult], args: argparse.Namespace) -> int:
-    result = solve(level)
+    from ludolab.research.progress import Status
+
+    with Status(f"solving Hexiom {level.name}", quiet=args.quiet):
+        result = solve(level)
     counts = " ".join(f"{n}:{c}" for n, c in enumerate(level.counts) if c)
     tiles = f"{level.n_tiles} tiles" + (f" (number:count {counts})" if counts else "")
     print(

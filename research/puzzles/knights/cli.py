@@ -14,6 +14,7 @@ import argparse
 import json
 from pathlib import Path
 
+from ludolab.research.cli_types import add_quiet_option
 from ludolab.research.files import write_text
 from ludolab.research.puzzles import PuzzleError
 from ludolab.research.puzzles.knights.minizinc import SEARCHES, minizinc_tour
@@ -64,6 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-nodes", type=int, default=None, help="warnsdorff: node budget over all restarts"
     )
+    add_quiet_option(parser)
     parser.add_argument(
         "--mzn-search",
         choices=tuple(SEARCHES),
@@ -110,7 +112,10 @@ def run(args: argparse.Namespace) -> int:
             raise PuzzleError(f"--out {args.out}: a PNG drawing needs a file name ending in .png")
     if out is not None and not out.parent.is_dir():
         raise PuzzleError(f"--out {args.out}: the directory {out.parent} does not exist")
-    result = find_tour(args)
+    from ludolab.research.progress import Status
+
+    with Status(f"searching for a closed {args.n} x {args.n} tour", quiet=args.quiet):
+        result = find_tour(args)
     if args.format == "png":
         assert out is not None
         path = save_tour_png(result, out)

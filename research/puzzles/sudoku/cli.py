@@ -18,7 +18,7 @@ import argparse
 import collections
 import sys
 
-from ludolab.research.cli_types import seed
+from ludolab.research.cli_types import add_quiet_option, seed
 from ludolab.research.puzzles import PuzzleError
 from ludolab.research.puzzles.sudoku.classify import classify, ladder
 from ludolab.research.puzzles.sudoku.generate import (
@@ -52,6 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     gen.add_argument("--classify", action="store_true", help="also store each hardness tag")
     gen.add_argument("--out", "-o", required=True, help="output .jsonl")
+    add_quiet_option(gen)
     gen.set_defaults(sudoku_action=_generate)
 
     cls = sub.add_parser("classify", help="hardness tags of puzzles")
@@ -62,6 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-level", choices=LEVELS, default="ds", help="climb no higher (default %(default)s)"
     )
     cls.add_argument("--out", "-o", help="write the puzzles with their tags (.jsonl)")
+    add_quiet_option(cls)
     cls.set_defaults(sudoku_action=_classify)
 
     sym = sub.add_parser(
@@ -78,12 +80,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="random starts of the pairing search for 16x16 and up (default 4)",
     )
     sym.add_argument("--seed", type=seed, default=0, help="seed of those starts")
+    add_quiet_option(sym)
     sym.set_defaults(sudoku_action=_symmetrify)
 
     study = sub.add_parser("study", help="run a hardness study config (Parquet, CSV, figure)")
     study.add_argument("config", help="study .toml, e.g. experiments/sudoku-hardness.toml")
     study.add_argument("--out", "-o", required=True, help="output folder")
     study.add_argument("--workers", type=int, help="processes (default: the config's)")
+    add_quiet_option(study)
     study.set_defaults(sudoku_action=_study)
     # ``ludolab`` sets ``run`` on this parser itself, so the actions live under their own key.
     parser.set_defaults(sudoku_action=None, sudoku_parser=parser)
@@ -105,9 +109,14 @@ def _generate(args: argparse.Namespace) -> int:
     node_limit = args.node_limit if args.node_limit is not None else NODE_LIMITS[args.size]
     if node_limit < 1:
         raise PuzzleError(f"--node-limit {node_limit}: must be at least 1")
-    puzzles = list(generate_puzzles(args.size, args.count, args.seed, args.clues, node_limit))
+    from ludolab.research.progress import bar
+
+    made = generate_puzzles(args.size, args.count, args.seed, args.clues, node_limit)
+    shown = bar(made, total=args.count, unit="puzzle", desc="generating", quiet=args.quiet)
+    puzzles = list(shown)
     if args.classify:
-        puzzles = [p.with_tag(classify(p.grid, p.size).tag) for p in puzzles]
+        shown = bar(puzzles, unit="puzzle", desc="classifying", quiet=args.quiet)
+        puzzles = [p.with_tag(classify(p.grid, p.size).tag) for p in shown]
     write_puzzles(puzzles, args.out)
     clues = [p.clues for p in puzzles]
     minimal = sum(p.minimal for p in puzzles)
@@ -144,10 +153,12 @@ def _classify(args: argparse.Namespace) -> int:
         if args.out:
             write_puzzles([puzzle.with_tag(result.tag)], args.out)
         return 0
+    from ludolab.research.progress import bar
+
     puzzles = read_puzzles(args.file)
     tagged = []
     seconds = collections.Counter()
-    for p in puzzles:
+    for p in bar(puzzles, unit="puzzle", desc="classifying", quiet=args.quiet):
         result = classify(p.grid, p.size, args.max_level)
         seconds.update(result.seconds)
         tagged.append(p.with_tag(result.tag))
@@ -168,8 +179,11 @@ def _symmetrify(args: argparse.Namespace) -> int:
         raise PuzzleError(f"--layouts {args.layouts}: must be at least 1")
     if args.restarts < 0:
         raise PuzzleError(f"--restarts {args.restarts}: must be 0 or more")
+    from ludolab.research.progress import bar
+
     puzzles = read_puzzles(args.file)
-    results = [symmetrify_puzzle(p, args.layouts, args.restarts, args.seed) for p in puzzles]
+    shown = bar(puzzles, unit="puzzle", desc="symmetrifying", quiet=args.quiet)
+    results = [symmetrify_puzzle(p, args.layouts, args.restarts, args.seed) for p in shown]
     write_puzzles([r.puzzle for r in results], args.out)
     print(summarise(results, puzzles).text())
     print(f"-> {args.out}")
@@ -187,7 +201,10 @@ def _study(args: argparse.Namespace) -> int:
         f"{', '.join(str(s.size) for s in config.sizes)}",
         flush=True,
     )
-    result = run_study(config, args.out, args.workers)
+    from ludolab.research.progress import Status
+
+    with Status(f"{config.name}: classifying {config.total} puzzles", quiet=args.quiet):
+        result = run_study(config, args.out, args.workers)
     print(summary_markdown(result.summary, config))
     print(
         f"{len(result.table)} puzzles in {result.seconds:.1f} s -> "

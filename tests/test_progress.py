@@ -1,0 +1,107 @@
+"""Feedback of long commands: a bar or a live status line on stderr in a terminal, nothing with
+-q, nothing when stderr is not a terminal (a log file gets no carriage-return noise)."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import struct
+import subprocess
+import sys
+import termios
+from pathlib import Path
+
+import pytest
+
+LUDOLAB = str(Path(sys.executable).with_name("ludolab"))
+
+
+def in_terminal(argv: list[str], cwd: Path) -> str:
+    """What ``argv`` writes to a 120-column terminal (stdout and stderr), carriage returns as
+    new lines."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: its stdio is the terminal
+        os.chdir(cwd)
+        os.execv(argv[0], argv)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    chunks = []
+    while True:
+        try:
+            data = os.read(fd, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, b"".join(chunks).decode(errors="replace")
+    return b"".join(chunks).decode(errors="replace").replace("\r", "\n")
+
+
+STATUS_SCRIPT = """
+import time
+from ludolab.research.progress import Status, bar
+with Status("a long step", quiet={quiet}) as line:
+    time.sleep(0.6)
+    line.set("second stage")
+    time.sleep(0.6)
+for _ in bar(range(3), desc="counted", quiet={quiet}):
+    time.sleep(0.1)
+print("done")
+"""
+
+
+def test_a_status_line_moves_while_the_step_runs(tmp_path: Path) -> None:
+    shown = in_terminal([sys.executable, "-c", STATUS_SCRIPT.format(quiet=False)], tmp_path)
+    lines = shown.split("\n")
+    assert "a long step [00:00]" in lines  # redrawn by its thread, not only at the end
+    assert "a long step: second stage [00:01]" in lines
+    assert any(line.startswith("counted: 100%") for line in lines)
+    assert "done" in lines
+
+
+def test_quiet_and_a_pipe_silence_it(tmp_path: Path) -> None:
+    shown = in_terminal([sys.executable, "-c", STATUS_SCRIPT.format(quiet=True)], tmp_path)
+    assert "long step" not in shown and "counted" not in shown and "done" in shown
+    piped = subprocess.run(
+        [sys.executable, "-c", STATUS_SCRIPT.format(quiet=False)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert piped.stderr == "" and piped.stdout == "done\n"
+
+
+# Each long command, small, and words of its feedback that its output never prints.
+COMMANDS = [
+    (["generate", "catan", "-c", "balanced", "-n", "40", "--out", "b.jsonl"], "chains, burn-in"),
+    (
+        ["generate", "catan", "-c", "official", "-n", "2000", "--out", "o.jsonl"],
+        "official: uniform sampler",  # done before the line is redrawn
+    ),
+    (
+        ["generate", "gallery", "-c", "balanced-symbols", "-p", "3", "-n", "500", "--out",
+         "d.jsonl"],
+        "balanced-symbols: ",
+    ),
+    (["simulate", "gallery", "-p", "2", "--games", "300", "--out", "g.parquet"], "300/300"),
+    (["exhibits", "--players", "2", "--time-limit", "2"], "searching for the best exhibits"),
+    (["count", "-c", "seed-2019-tiles"], "counting the boards of seed-2019-tiles"),
+    (["puzzle", "knights", "--n", "8"], "searching for a closed 8 x 8 tour"),
+    (["puzzle", "hexiom", "--level", "3"], "solving Hexiom"),
+    (["puzzle", "sudoku", "generate", "--size", "6", "-n", "30", "--out", "s.jsonl"],
+     "generating:"),
+]
+
+
+@pytest.mark.parametrize(("argv", "feedback"), COMMANDS, ids=lambda x: " ".join(x[:2]))
+def test_a_long_command_shows_progress_unless_quiet(
+    argv: list[str], feedback: str, tmp_path: Path
+) -> None:
+    shown = in_terminal([LUDOLAB, *argv], tmp_path)
+    assert feedback in shown, shown[-2000:]
+    for path in tmp_path.iterdir():  # the second run writes the same files
+        path.unlink()
+    quiet = in_terminal([LUDOLAB, *argv, "-q"], tmp_path)
+    assert feedback not in quiet, quiet[-2000:]
