@@ -13,32 +13,35 @@ a seed the caller passes (``int`` or :class:`numpy.random.Generator`).
 * :func:`to_markdown`, :func:`to_latex`, :func:`to_csv`, :func:`format_table`, :func:`format_p`.
 """
 
-from ludolab.research.stats.compare import (
-    PAIRWISE_COLUMNS,
-    MatchedPairs,
-    OmnibusResult,
-    condition_order,
-    match_pairs,
-    omnibus,
-    omnibus_table,
-    pairwise,
-)
-from ludolab.research.stats.effects import (
-    ConfidenceInterval,
-    bootstrap_ci,
-    cliffs_delta,
-    rank_biserial_paired,
-)
-from ludolab.research.stats.multiple import adjust_pvalues, bonferroni, holm
-from ludolab.research.stats.regression import RegressionResult, regress
-from ludolab.research.stats.report import (
-    format_ci,
-    format_p,
-    format_table,
-    to_csv,
-    to_latex,
-    to_markdown,
-)
+from ludolab.research.lazy import lazy_exports
+
+# Each name loads its module (and scipy, statsmodels) on first use: a config that only names a
+# correction does not pay for them.
+_HOME = {
+    "ConfidenceInterval": "ludolab.research.stats.effects",
+    "MatchedPairs": "ludolab.research.stats.compare",
+    "OmnibusResult": "ludolab.research.stats.compare",
+    "PAIRWISE_COLUMNS": "ludolab.research.stats.compare",
+    "RegressionResult": "ludolab.research.stats.regression",
+    "adjust_pvalues": "ludolab.research.stats.multiple",
+    "bonferroni": "ludolab.research.stats.multiple",
+    "bootstrap_ci": "ludolab.research.stats.effects",
+    "cliffs_delta": "ludolab.research.stats.effects",
+    "condition_order": "ludolab.research.stats.compare",
+    "format_ci": "ludolab.research.stats.report",
+    "format_p": "ludolab.research.stats.report",
+    "format_table": "ludolab.research.stats.report",
+    "holm": "ludolab.research.stats.multiple",
+    "match_pairs": "ludolab.research.stats.compare",
+    "omnibus": "ludolab.research.stats.compare",
+    "omnibus_table": "ludolab.research.stats.compare",
+    "pairwise": "ludolab.research.stats.compare",
+    "rank_biserial_paired": "ludolab.research.stats.effects",
+    "regress": "ludolab.research.stats.regression",
+    "to_csv": "ludolab.research.stats.report",
+    "to_latex": "ludolab.research.stats.report",
+    "to_markdown": "ludolab.research.stats.report",
+}
 
 __all__ = [
     "PAIRWISE_COLUMNS",
@@ -65,3 +68,5 @@ __all__ = [
     "to_latex",
     "to_markdown",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _HOME)

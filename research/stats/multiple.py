@@ -13,7 +13,6 @@ from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
-from statsmodels.stats.multitest import multipletests
 
 Correction = Literal["holm", "bonferroni", "fdr_bh", "none"]
 CORRECTIONS: tuple[str, ...] = ("holm", "fdr_bh", "bonferroni", "none")
@@ -41,6 +40,8 @@ def adjust_pvalues(pvalues: ArrayLike, method: Correction = "holm") -> np.ndarra
         raise ValueError("p-values must lie in [0, 1]")
     out = p.copy()
     if method != "none" and ok.any():
+        from statsmodels.stats.multitest import multipletests  # here: configs name corrections
+
         out[ok] = multipletests(p[ok], method=method)[1]
     return out
 
