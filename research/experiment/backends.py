@@ -14,17 +14,14 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
-
-# loky (joblib's executor), not concurrent.futures: the standard pool can hang for good when a
-# worker is killed while it sends a result (seen here in about 1 run in 8); loky notices the
-# dead worker and fails the pending futures instead (TerminatedWorkerError, a BrokenProcessPool).
-from joblib.externals.loky import ProcessPoolExecutor
-
-from ludolab.research.experiment.play import ChunkTask, play_chunk
 from ludolab.research.experiment.store import RunError
+
+if TYPE_CHECKING:  # imported where used: `ludolab simulate gallery` needs no Catan engine
+    import pyarrow as pa
+
+    from ludolab.research.experiment.play import ChunkTask
 
 BACKENDS = ("local", "dask")
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
@@ -51,19 +48,21 @@ def _init_worker() -> None:
 
 
 def run_inline(
-    tasks: Iterable[Any], play: Callable[[Any], pa.Table] = play_chunk
+    tasks: Iterable[Any], play: Callable[[Any], pa.Table] | None = None
 ) -> Iterator[tuple[int, pa.Table]]:
-    """Play the chunks one after another in this process."""
+    """Play the chunks one after another in this process (``play`` as for :func:`run_local`)."""
+    play = play or _play_chunk()
     for task in tasks:
         yield task.chunk, play(task)
 
 
 def run_local(
-    tasks: Iterable[Any], workers: int, play: Callable[[Any], pa.Table] = play_chunk
+    tasks: Iterable[Any], workers: int, play: Callable[[Any], pa.Table] | None = None
 ) -> Iterator[tuple[int, pa.Table]]:
     """Play the chunks on ``workers`` local processes (``workers`` = 1: in this process).
-    ``play`` (a module-level function, so that workers can import it) plays one task: a
-    :class:`~.play.ChunkTask` by default; any task with a ``chunk`` number will do.
+    ``play`` (a module-level function, so that workers can import it) plays one task:
+    :func:`~.play.play_chunk` of a :class:`~.play.ChunkTask` by default; any task with a
+    ``chunk`` number will do.
 
     At most ``2 * workers`` chunks are queued at a time. On Ctrl-C the queued chunks are
     cancelled, the running ones are finished and yielded, then KeyboardInterrupt propagates.
@@ -72,6 +71,12 @@ def run_local(
     if workers <= 1:
         yield from run_inline(tasks, play)
         return
+    # loky (joblib's executor), not concurrent.futures: the standard pool can hang for good
+    # when a worker is killed while it sends a result (seen here in about 1 run in 8); loky
+    # notices the dead worker and fails the pending futures (TerminatedWorkerError).
+    from joblib.externals.loky import ProcessPoolExecutor
+
+    play = play or _play_chunk()
     todo = iter(tasks)
     pending: dict[Future[pa.Table], int] = {}
     with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker) as pool:
@@ -129,6 +134,12 @@ def connect_dask(scheduler: str) -> Any:
         ) from exc
 
 
+def _play_chunk() -> Callable[[Any], pa.Table]:
+    from ludolab.research.experiment.play import play_chunk
+
+    return play_chunk
+
+
 def run_dask(tasks: Iterable[ChunkTask], client: Any) -> Iterator[tuple[int, pa.Table]]:
     """Play the chunks on the Dask cluster of ``client`` (see :func:`connect_dask`). The workers
     need this package installed. At most twice as many chunks as the cluster has workers (at
@@ -146,7 +157,7 @@ def run_dask(tasks: Iterable[ChunkTask], client: Any) -> Iterator[tuple[int, pa.
         task = next(todo, None)
         if task is None:
             return None
-        future = client.submit(play_chunk, task, pure=False)
+        future = client.submit(_play_chunk(), task, pure=False)
         chunk_of[future.key] = task.chunk
         pending.add(future)
         return future

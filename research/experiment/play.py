@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
@@ -20,6 +20,7 @@ from ludolab.envs.catan.play import play_game as play_catan
 from ludolab.envs.gallery.agents import parse_agent_spec as gallery_agent
 from ludolab.envs.gallery.engine import GalleryOptions
 from ludolab.envs.gallery.play import play_game as play_gallery
+from ludolab.research.simulate import records_columns
 
 if TYPE_CHECKING:  # annotations only: a worker imports no experiment config machinery
     from ludolab.research.experiment.config import GameSpec
@@ -94,13 +95,13 @@ def play_chunk(task: ChunkTask) -> pa.Table:
         parse, play = catan_agent, play_catan
     else:
         parse, play = gallery_agent, play_gallery
-    rows: list[dict[str, Any]] = []
+    records = []
     for spec in task.specs:
         agents = [parse(seat) for seat in spec.seats]
         options = task.options[spec.condition]
         record = play(task.setups[spec.condition, spec.setup], agents, spec.seed, options)
-        data = record.to_dict()
-        if data["seed"] != spec.seed or tuple(data["agents"]) != tuple(spec.seats):
+        if record.seed != spec.seed or tuple(record.agents) != tuple(spec.seats):
             raise AssertionError(f"game {spec.index}: the record does not match its plan entry")
-        rows.append({col: getattr(spec, col) for col in SPEC_COLUMNS} | data)
-    return pa.Table.from_pylist(rows)
+        records.append(record)
+    keys = {col: [getattr(spec, col) for spec in task.specs] for col in SPEC_COLUMNS}
+    return records_columns(records, keys)
