@@ -49,11 +49,18 @@ def write_json(path: str | Path, data: Any) -> None:
     write_text(path, json.dumps(data, indent=2) + "\n")
 
 
-def write_parquet(path: str | Path, table: pa.Table) -> None:
-    """Write ``table`` to ``path`` atomically."""
+# For files read once and deleted (a run's chunks, a simulation's batches): no compression,
+# dictionaries or statistics, which write 2.5 times faster (Masters Gallery games).
+SCRATCH = {"compression": "none", "use_dictionary": False, "write_statistics": False}
+
+
+def write_parquet(path: str | Path, table: pa.Table, scratch: bool = False) -> None:
+    """Write ``table`` to ``path`` atomically; ``scratch``: with the :data:`SCRATCH`
+    settings."""
     import pyarrow.parquet as pq
 
-    write_atomic(path, lambda tmp: pq.write_table(table, tmp))
+    options = SCRATCH if scratch else {}
+    write_atomic(path, lambda tmp: pq.write_table(table, tmp, **options))
 
 
 def write_parquet_stream(path: str | Path, schema: pa.Schema, tables: Iterable[pa.Table]) -> int:

@@ -114,7 +114,7 @@ def simulate_to_file(
         for chunk, table in run_local(tasks(done), workers, play_batch):
             meta = {"key": key, "chunk": chunk}
             table = table.replace_schema_metadata({"ludolab": json.dumps(meta)})
-            write_parquet(folder / f"part-{chunk:05d}.parquet", table)
+            write_parquet(folder / f"part-{chunk:05d}.parquet", table, scratch=True)
             bar.update(table.num_rows)
     except KeyboardInterrupt:
         bar.close()

@@ -234,8 +234,8 @@ def test_a_stopped_simulation_resumes_to_the_same_file(one_batch, tmp_path, monk
     write = sf.write_parquet
     written: list[str] = []
 
-    def write_then_stop(path, table):
-        write(path, table)
+    def write_then_stop(path, table, **options):
+        write(path, table, **options)
         written.append(str(path))
         if len(written) == 3:
             raise KeyboardInterrupt

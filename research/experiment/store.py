@@ -157,7 +157,7 @@ class RunDir:
             "start": games.start,
             "stop": games.stop,
         }
-        write_parquet(self.chunk_path(chunk), with_metadata(table, meta))
+        write_parquet(self.chunk_path(chunk), with_metadata(table, meta), scratch=True)
 
     def assembled(self, play_hash: str, n_games: int) -> bool:
         """Whether games.parquet already holds this run's games (a run stopped after
