@@ -7,7 +7,6 @@ same seeds. Tables are pandas DataFrames; setups, seats and games count from 0 e
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -389,22 +388,8 @@ def run(
 def load_run(path: str | Path) -> Run:
     """A finished run's folder as a :class:`Run`. Raises RunError if the folder is not a
     finished run, or if its games file is not the one the run wrote."""
-    from ludolab.research.experiment.store import COMPLETE, RunDir, RunError, file_sha256
+    from ludolab.research.experiment.store import open_finished
 
-    folder = RunDir(Path(path))
-    state = folder.read_state()
-    if state.get("status") != COMPLETE or not folder.games_path.exists():
-        raise RunError(
-            f"{folder.path}: not a finished run (status {state.get('status')!r}); finish it "
-            f"with 'ludolab run CONFIG --resume {folder.path}'"
-        )
-    recorded = state.get("games_sha256")
-    if recorded and file_sha256(folder.games_path) != recorded:
-        raise RunError(
-            f"{folder.games_path} is not the file this run assembled (its sha256 no longer "
-            f"matches run.json); replay the games with 'ludolab run CONFIG --resume "
-            f"{folder.path}'"
-        )
-    config = json.loads((folder.path / "config.resolved.json").read_text())
+    folder, state, config = open_finished(path)
     return Run(folder.path, config, state)
 

@@ -23,7 +23,6 @@ config declares a margin, and a mixed-effects fit on the games as a sensitivity 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -38,7 +37,7 @@ import statsmodels.api as sm
 
 from ludolab.research.experiment.config import DEFAULT_MIXED_MAX_GAMES
 from ludolab.research.experiment.setups import SETUP_FILES, Setup, read_setups
-from ludolab.research.experiment.store import RunDir, RunError, file_sha256
+from ludolab.research.experiment.store import RunError, open_finished
 from ludolab.research.files import write_parquet, write_text
 from ludolab.research.metrics import condition_metrics, per_game_metrics, with_board_features
 from ludolab.research.stats import omnibus, pairwise, regress, to_csv, to_latex, to_markdown
@@ -118,27 +117,7 @@ class RunData:
 
 def load_run(path: str | Path) -> RunData:
     """Load a finished run; RunError if the folder is not one (or not finished)."""
-    run = RunDir(Path(path))
-    state = run.read_state()
-    if not run.games_path.exists():
-        if state.get("status") == "complete":
-            raise RunError(
-                f"{run.path}: games.parquet is missing from this finished run; replay its games "
-                f"(the same setups and seeds give the same games) with 'ludolab run CONFIG "
-                f"--resume {run.path}'"
-            )
-        raise RunError(
-            f"{run.path}: the run is not finished (status {state.get('status')!r}); "
-            f"finish it with 'ludolab run CONFIG --resume {run.path}'"
-        )
-    config = json.loads((run.path / "config.resolved.json").read_text())
-    recorded = state.get("games_sha256")
-    if recorded and file_sha256(run.games_path) != recorded:
-        raise RunError(
-            f"{run.games_path} is not the file this run assembled (its sha256 no longer "
-            f"matches run.json): delete it and replay the games with 'ludolab run CONFIG "
-            f"--resume {run.path}' (the same setups and seeds give the same games)"
-        )
+    run, state, config = open_finished(path)
     try:
         per_game = _per_game_from_file(run.games_path, config["game"])
     except (OSError, ValueError, pa.ArrowException) as exc:  # a truncated or foreign file

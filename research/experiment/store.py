@@ -251,3 +251,31 @@ def find_resumable(root: Path, experiment: str, play_hash: str) -> RunDir:
             f"run without --resume to start one (or give the run folder: --resume DIR)"
         )
     return RunDir(max(candidates)[1])
+
+
+def open_finished(path: str | Path) -> tuple[RunDir, dict[str, Any], dict[str, Any]]:
+    """A finished run's folder, its state (run.json) and its resolved config. RunError, saying
+    how to finish the run or replay its games, if it is not finished, if games.parquet is
+    missing, or if games.parquet is not the file the run assembled."""
+    run = RunDir(Path(path))
+    state = run.read_state()
+    if not run.games_path.exists():
+        if state.get("status") == COMPLETE:
+            raise RunError(
+                f"{run.path}: games.parquet is missing from this finished run; replay its games "
+                f"(the same setups and seeds give the same games) with 'ludolab run CONFIG "
+                f"--resume {run.path}'"
+            )
+        raise RunError(
+            f"{run.path}: the run is not finished (status {state.get('status')!r}); "
+            f"finish it with 'ludolab run CONFIG --resume {run.path}'"
+        )
+    config = json.loads((run.path / "config.resolved.json").read_text())
+    recorded = state.get("games_sha256")
+    if recorded and file_sha256(run.games_path) != recorded:
+        raise RunError(
+            f"{run.games_path} is not the file this run assembled (its sha256 no longer "
+            f"matches run.json): delete it and replay the games with 'ludolab run CONFIG "
+            f"--resume {run.path}' (the same setups and seeds give the same games)"
+        )
+    return run, state, config
