@@ -687,8 +687,8 @@ def test_cut_holder_falls_behind_single_longest_takes():
     assert game.vp_public[:3] == [1, 2, 3]
 
 
-def test_cut_holder_falls_to_a_tie_card_set_aside_then_next_single_longest_takes():
-    game = cut_position(CHAIN_TOP, cut_at=4)
+def test_cut_holder_falls_to_a_tie_set_aside_with_the_old_reading():
+    game = cut_position(CHAIN_TOP, cut_at=4, cut_holder_keeps_ties=False)
     build(game, 2, 53)
     roads(game, 2, CHAIN_BOTTOM[:6])  # 5 roads
     turn(game, 1)
@@ -702,13 +702,38 @@ def test_cut_holder_falls_to_a_tie_card_set_aside_then_next_single_longest_takes
     assert (game.longest_road, game.vp_public[:3]) == (2, [1, 2, 3])
 
 
-def test_cut_holder_left_tied_keeps_the_card_with_the_option():
-    game = cut_position(CHAIN_TOP, cut_at=4, cut_holder_keeps_ties=True)
+def test_cut_holder_left_tied_keeps_the_card():
+    """The almanac: a holder whose road is broken but who is still tied for the longest keeps
+    the card (the default)."""
+    game = cut_position(CHAIN_TOP, cut_at=4)
     build(game, 2, 53)
     roads(game, 2, CHAIN_BOTTOM[:6])  # 5 roads
     turn(game, 1)
     game.step(A.SETTLEMENT + 4)
     assert game.road_length[:3] == [5, 2, 5]
+    assert game.longest_road == 0
+    assert game.vp_public[:3] == [3, 2, 1]
+
+
+@pytest.mark.parametrize("keeps_ties", [True, False])
+def test_cutting_a_spur_of_the_holder_changes_nothing(keeps_ties: bool):
+    """Seat 0 holds the card with 6 roads (3..6 along the top) plus a spur 5-9-14, tied with
+    seat 2's 6 roads. Seat 1's settlement at 9 cuts the spur, not the longest road: the card
+    stays, whatever the tie reading (the engine used to set it aside)."""
+    game = new_game(4, cut_holder_keeps_ties=keeps_ties)
+    build(game, 0, 3)
+    roads(game, 0, CHAIN_TOP[:7])  # 6 roads
+    roads(game, 0, (5, 9, 14))  # the spur
+    hold_longest_road(game, 0)
+    build(game, 2, 53)
+    roads(game, 2, CHAIN_BOTTOM)  # 6 roads: tied
+    build(game, 1, 18)
+    roads(game, 1, (18, 13, 9))
+    give(game, 1, **SETTLEMENT_CARDS)
+    assert game.road_length[:3] == [6, 2, 6]
+    turn(game, 1)
+    game.step(A.SETTLEMENT + 9)
+    assert game.road_length[:3] == [6, 2, 6]
     assert game.longest_road == 0
     assert game.vp_public[:3] == [3, 2, 1]
 

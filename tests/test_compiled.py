@@ -55,7 +55,7 @@ GAMES = [
     (["greedy"] * 4, {}),
     (["greedy", "random", "lookahead", "greedy:robber=production"], {}),
     (["greedy"] * 3, {"friendly_robber": True, "discard_limit": 9}),
-    (["random", "greedy"], {"vp_to_win": 8, "cut_holder_keeps_ties": True}),
+    (["random", "greedy"], {"vp_to_win": 8, "cut_holder_keeps_ties": False}),
     (["random"] * 3, {"trade_offers_per_turn": 0, "turn_limit": 60}),
 ]
 SEEDS = range(4)

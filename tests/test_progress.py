@@ -75,7 +75,11 @@ def test_quiet_and_a_pipe_silence_it(tmp_path: Path) -> None:
 
 # Each long command, small, and words of its feedback that its output never prints.
 COMMANDS = [
-    (["generate", "catan", "-c", "balanced", "-n", "40", "--out", "b.jsonl"], "chains, burn-in"),
+    pytest.param(
+        ["generate", "catan", "-c", "balanced", "-n", "40", "--out", "b.jsonl"],
+        "chains, burn-in",
+        marks=pytest.mark.slow,  # 2 x 5 s of chains
+    ),
     (
         ["generate", "catan", "-c", "official", "-n", "2000", "--out", "o.jsonl"],
         "official: uniform sampler",  # done before the line is redrawn
@@ -86,7 +90,11 @@ COMMANDS = [
         "balanced-symbols: ",
     ),
     (["simulate", "gallery", "-p", "2", "--games", "300", "--out", "g.parquet"], "300/300"),
-    (["exhibits", "--players", "2", "--time-limit", "2"], "searching for the best exhibits"),
+    pytest.param(
+        ["exhibits", "--players", "2", "--time-limit", "2"],
+        "searching for the best exhibits",
+        marks=pytest.mark.slow,  # 2 x 2 s of search
+    ),
     (["count", "-c", "seed-2019-tiles"], "counting the boards of seed-2019-tiles"),
     (["puzzle", "knights", "--n", "8"], "searching for a closed 8 x 8 tour"),
     (["puzzle", "hexiom", "--level", "3"], "solving Hexiom"),
@@ -95,7 +103,11 @@ COMMANDS = [
 ]
 
 
-@pytest.mark.parametrize(("argv", "feedback"), COMMANDS, ids=lambda x: " ".join(x[:2]))
+def _command_id(value: object) -> str | None:
+    return " ".join(value[:3]) if isinstance(value, list) else None
+
+
+@pytest.mark.parametrize(("argv", "feedback"), COMMANDS, ids=_command_id)
 def test_a_long_command_shows_progress_unless_quiet(
     argv: list[str], feedback: str, tmp_path: Path
 ) -> None:

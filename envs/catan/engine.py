@@ -11,10 +11,11 @@ Rules: the base game as summarised in ``rules/catan.md`` (2-4 players). Choices 
 leave room, each an option or documented here:
 
 * Longest road: the first road of 5+ takes the card; another player takes it only with a
-  strictly longer road. When an opponent's settlement cuts the holder's road and the holder no
-  longer has the single longest road, the single longest road of 5+ takes the card; if the
-  longest is shared (the old holder included) or shorter than 5, the card is set aside (with
-  ``cut_holder_keeps_ties`` a holder left tied keeps it). While set aside, the first single
+  strictly longer road. When an opponent's settlement makes the holder's longest road shorter
+  (cutting a spur of it changes nothing) and the holder is left tied for the longest, the holder
+  keeps the card (the almanac's rule; ``cut_holder_keeps_ties=False`` sets it aside instead);
+  if another road is now longer, the single longest road of 5+ takes it; if the longest is
+  shared by others or shorter than 5, the card is set aside. While set aside, the first single
   longest road of 5+ takes it.
 * A player who reaches the victory target on another player's turn (possible only through the
   longest-road card changing hands) wins at the start of their own next turn, before rolling.
@@ -795,14 +796,18 @@ class Game:
             self.rates[p] = [min(r, 3) for r in self.rates[p]]
         elif code > 0:
             self.rates[p][code - 1] = 2
-        # A settlement cuts every opponent road passing through v.
+        # A settlement cuts every opponent road passing through v. The holder's card is at stake
+        # only if its longest road got shorter: cutting a spur of it changes nothing.
         ro = self.road_owner
         owners = [ro[e] for e in tables().node_paths[v]]
         cut = [q for q in range(self.n_players) if q != p and owners.count(q) >= 2]
         if cut:
+            holder = self.longest_road
+            before = self.road_length[holder] if holder >= 0 else 0
             for q in cut:
                 self.road_length[q] = self._longest_road(q)
-            self._award_longest_road(cut_holder=self.longest_road in cut)
+            shortened = holder in cut and self.road_length[holder] < before
+            self._award_longest_road(cut_holder=shortened)
 
     def _build_road(self, p: int, e: int, free: bool) -> None:
         t = tables()

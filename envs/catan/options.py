@@ -28,9 +28,10 @@ class GameOptions:
         turn_limit: the game is cut off (truncated, no winner) after this many turns; None for
             no limit. A turn is one player's turn; a round is one turn of every player.
         trade_offers_per_turn: domestic trade offers allowed per turn; 0 turns domestic trade off.
-        cut_holder_keeps_ties: when an opponent's settlement cuts the longest-road holder's road
-            and the holder is left tied for the longest, the holder keeps the card (a common
-            reading of the almanac) instead of setting it aside (``rules/catan.md``).
+        cut_holder_keeps_ties: when an opponent's settlement shortens the longest-road
+            holder's road and the holder is left tied for the longest, the holder keeps the card
+            (True, the Catan almanac's rule); False sets it aside until one road is alone in
+            front (an earlier reading of ``rules/catan.md``).
         debug: check every invariant after every action (slow; for tests and debugging).
     """
 
@@ -39,7 +40,7 @@ class GameOptions:
     friendly_robber: bool = False
     turn_limit: int | None = 1000
     trade_offers_per_turn: int = 2
-    cut_holder_keeps_ties: bool = False
+    cut_holder_keeps_ties: bool = True
     debug: bool = False
 
     def __post_init__(self) -> None:
