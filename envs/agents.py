@@ -53,14 +53,16 @@ def play_out(
     seed: SupportsIndex,
 ) -> None:
     """Reset seat ``i``'s agent with (``i``, ``seed``), then let the agents decide until the
-    game is over (the fast path: no observation encoding). Catan has its own, compiled copy
+    game is over (the fast path: no observation encoding); an action the rules force
+    (``game.forced_action()``) is taken without asking. Catan has its own, compiled copy
     (:func:`ludolab.envs.catan.play.play_out`)."""
     seed = operator.index(seed)  # numpy's integers too: compiled agents take exactly an int
     for seat, agent in enumerate(agents):
         agent.reset(seat, seed)
-    step, legal_actions = game.step, game.legal_actions
+    step, legal_actions, forced_action = game.step, game.legal_actions, game.forced_action
     while not game.done:
-        step(agents[game.acting].act(game, legal_actions()))
+        forced = forced_action()
+        step(forced if forced >= 0 else agents[game.acting].act(game, legal_actions()))
 
 
 class AgentSpecError(ValueError):

@@ -49,6 +49,10 @@ class Engine(Protocol):
 
     def step(self, action: int) -> Any: ...
 
+    def forced_action(self) -> int:
+        """The one action when the acting seat has no decision to make, else -1."""
+        ...
+
 
 # ---------------------------------------------------------------------------------- helpers
 
@@ -341,8 +345,14 @@ class LearnerSeatEnv(GameFace, Env[np.ndarray, np.int64]):
         game, seat, agents = self.game, self.seat, self.agents
         assert game is not None
         step, legal_actions = game.step, game.legal_actions
-        while not game.done and game.acting != seat:
-            step(agents[game.acting].act(game, legal_actions()))
+        while not game.done:
+            forced = game.forced_action()
+            if forced >= 0:  # not a decision, for the learner either: as play_game does
+                step(forced)
+            elif game.acting == seat:
+                return
+            else:
+                step(agents[game.acting].act(game, legal_actions()))
 
     def _mask(self) -> np.ndarray:
         mask = np.zeros(self.n_actions, dtype=np.int8)

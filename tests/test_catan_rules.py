@@ -1037,9 +1037,15 @@ def test_domestic_trade_offer_responses_in_order_and_confirm():
     give(game, 3, ore=2)
     turn(game, 0)
     game.step(A.offer(LUMBER, 1, ORE))
-    # Seat 1 holds no ore: it could only decline, so it is not asked (engine docstring).
+    # Every other seat is asked in turn order; seat 1 holds no ore, so it can only decline.
+    assert (game.phase, game.acting) == (TRADE_RESPONSE, 1)
+    assert game.legal_actions() == [A.DECLINE_TRADE] and game.forced_action() == A.DECLINE_TRADE
+    with pytest.raises(IllegalActionError):
+        game.step(A.ACCEPT_TRADE)
+    game.step(A.DECLINE_TRADE)
     assert (game.phase, game.acting) == (TRADE_RESPONSE, 2)
     assert game.legal_actions() == [A.ACCEPT_TRADE, A.DECLINE_TRADE]
+    assert game.forced_action() == -1
     game.step(A.ACCEPT_TRADE)
     assert game.acting == 3
     game.step(A.ACCEPT_TRADE)
@@ -1070,14 +1076,45 @@ def test_domestic_trade_responders_start_after_the_offerer_and_may_all_decline()
     assert hand(game, 2) == [0, 2, 0, 0, 0]
 
 
-def test_offer_nobody_can_accept_ends_at_once():
+def test_an_offer_nobody_can_accept_still_asks_every_seat():
+    """Who is asked must not reveal who holds the card (the PettingZoo face selects every asked
+    seat): with no ore anywhere, all three other seats are still asked, and can only decline."""
     game = new_game(4)
     give(game, 0, wool=1)
     turn(game, 0)
     before = [hand(game, q) for q in range(4)]
     game.step(A.offer(WOOL, 1, ORE))
+    asked = []
+    while game.phase == TRADE_RESPONSE:
+        asked.append(game.acting)
+        assert game.legal_actions() == [A.DECLINE_TRADE]
+        game.step(game.forced_action())
+    assert asked == [1, 2, 3]
     assert (game.phase, game.acting) == (MAIN, 0)
     assert [hand(game, q) for q in range(4)] == before
+
+
+def test_the_pettingzoo_face_selects_every_asked_seat():
+    from ludolab.envs.catan.aec_env import raw_env
+
+    env = raw_env(n_players=3)
+    env.reset(seed=1)
+    game = env.game
+    for seat in range(3):  # past the setup: a main-phase position made by hand
+        game.hands[seat] = [0] * 5
+    game.hand_size = [0, 0, 0]
+    turn(game, 0)
+    give(game, 0, wool=1)
+    give(game, 2, ore=1)
+    env.agent_selection = "player_0"
+    env.step(A.offer(WOOL, 1, ORE))
+    selected = []
+    while game.phase == TRADE_RESPONSE:
+        selected.append(env.agent_selection)
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(A.DECLINE_TRADE if mask[A.DECLINE_TRADE] and not mask[A.ACCEPT_TRADE] else
+                 A.ACCEPT_TRADE)
+    assert selected == ["player_1", "player_2"]  # player_1 has no ore and is asked all the same
 
 
 def test_domestic_trade_two_for_one_and_cancel():

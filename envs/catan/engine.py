@@ -28,8 +28,8 @@ leave room, each an option or documented here:
 * Bank shortage: if the bank cannot pay every seat what it is owed of a resource, nobody gets
   that resource — unless only one seat is owed it, who then gets what is left.
 * Domestic trade: the seat on turn offers one or two cards of one resource for one card of
-  another; the other seats that hold the card asked for accept or decline in turn order (a seat
-  without it cannot accept and is not asked); the offerer confirms with one accepting seat or
+  another; every other seat answers in turn order (one without the card asked for can only
+  decline, so being asked reveals nothing); the offerer confirms with one accepting seat or
   cancels. At most ``trade_offers_per_turn`` offers a turn (0 disables them),
   which bounds the haggling agents can do.
 """
@@ -139,6 +139,7 @@ _OFFER_TABLE = tuple(
 # of the resources held (bit r: holds r); moving the robber, per hex it stands on (any other
 # hex), as hexes and as actions.
 _RESPONSES = [A.ACCEPT_TRADE, A.DECLINE_TRADE]
+_DECLINE_ONLY = [A.DECLINE_TRADE]  # a seat without the card asked for
 _DISCARDS = tuple(
     [A.DISCARD + r for r in range(A.N_RESOURCES) if mask >> r & 1] for mask in range(1 << 5)
 )
@@ -370,6 +371,16 @@ class Game:
             self._legal = self._compute_legal()
         return self._legal
 
+    def forced_action(self) -> int:
+        """The one action open when the rules leave the acting seat no decision — answering an
+        offer without the card asked for: decline — else -1. Loops that play agents step it
+        without asking them; the PettingZoo face still selects the seat, so that being asked
+        reveals nothing about a hand."""
+        offer = self._offer
+        if self.phase != TRADE_RESPONSE or offer is None:
+            return -1
+        return -1 if self.hands[self.acting][offer[2]] else A.DECLINE_TRADE
+
     def is_legal(self, action: int) -> bool:
         """Whether ``action`` is legal for seat ``acting`` now, without listing every action.
 
@@ -505,7 +516,7 @@ class Game:
             return self._main_actions(p)
         # (Shared lists for the short, fixed ones: legal lists are read-only.)
         if phase == TRADE_RESPONSE:
-            return _RESPONSES
+            return _DECLINE_ONLY if self.forced_action() >= 0 else _RESPONSES
         if phase == DISCARD:
             h0, h1, h2, h3, h4 = self.hands[p]
             held = (h0 > 0) | (h1 > 0) << 1 | (h2 > 0) << 2 | (h3 > 0) << 3 | (h4 > 0) << 4
@@ -724,15 +735,13 @@ class Game:
         elif A.OFFER <= a < A.ACCEPT_TRADE:
             self._offer = A.OFFERS[a - A.OFFER]
             self._offers_this_turn += 1
-            n, get, hands = self.n_players, self._offer[2], self.hands
-            # A seat without the card asked for has no choice but to decline; it is not asked.
-            self._responders = [q for k in range(1, n) if hands[q := (p + k) % n][get]]
+            n = self.n_players
+            # Every other seat is asked, in turn order, as at a table: who is asked reveals
+            # nothing about hands. A seat without the card asked for can only decline.
+            self._responders = [(p + k) % n for k in range(1, n)]
             self._accepted = []
-            if self._responders:
-                self.phase = TRADE_RESPONSE
-                self.acting = self._responders.pop(0)
-            else:
-                self._offer = None
+            self.phase = TRADE_RESPONSE
+            self.acting = self._responders.pop(0)
         else:
             self._play_dev(p, a, MAIN)
 

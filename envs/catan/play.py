@@ -64,6 +64,10 @@ def play_out(game: Game, agents: Sequence[Agent], seed: SupportsIndex) -> None:
     view = LegalView(game)
     while not game.done:
         seat = game.acting
+        forced = game.forced_action()
+        if forced >= 0:  # not a decision (declining an offer without the card): no agent asked
+            game.step(forced)
+            continue
         legal = view if lazy[seat] and game.phase == MAIN else game.legal_actions()
         game.step(agents[seat].act(game, legal))
 

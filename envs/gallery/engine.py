@@ -342,6 +342,11 @@ class Game:
         must show each seat only its own pick (the picked cards have left the hands)."""
         return tuple(self._simul_pending) if self.phase == SIMULTANEOUS_PLAY else ()
 
+    def forced_action(self) -> int:
+        """-1: every choice a Masters Gallery seat is asked to make is a decision (the faces
+        ask the Catan engine the same question, see its ``forced_action``)."""
+        return -1
+
     def legal_actions(self) -> list[int]:
         """The legal actions for seat ``acting``, in increasing index order. Do not mutate."""
         if self._legal is None:
