@@ -109,6 +109,10 @@ def run_local(
                 if future.done() and not future.cancelled() and future.exception() is None:
                     yield chunk, future.result()
             raise
+        except BrokenProcessPool as exc:  # noticed while submitting or waiting, not in a result
+            raise WorkerDied(
+                "a worker process died while playing a chunk (killed, or out of memory?)"
+            ) from exc
 
 
 def _result(future: Future[pa.Table], chunk: int) -> pa.Table:
