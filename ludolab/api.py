@@ -248,20 +248,13 @@ def _options(game: str, options: Mapping[str, Any] | Any) -> Any:
 
 def _check_lineup(game: str, specs: list[str], setups: Sequence[Any] | None) -> None:
     """Every agent spec parses, the seat count fits the game, the setups are the game's."""
+    from ludolab.research.simulate import check_lineup
+
+    check_lineup(game, specs)
     if game == "catan":
-        from ludolab.envs.catan.agents import parse_agent_spec
         from ludolab.envs.catan.board import Board as Setup
-
-        most = 4
     else:
-        from ludolab.envs.gallery.agents import parse_agent_spec  # type: ignore[assignment]
         from ludolab.envs.gallery.deal import Deal as Setup  # type: ignore[assignment]
-
-        most = 5
-    for spec in specs:
-        parse_agent_spec(spec)
-    if not 2 <= len(specs) <= most:
-        raise ValueError(f"{game} needs 2-{most} agents, one per seat; got {len(specs)}")
     if setups is not None:
         if not len(setups):
             raise ValueError("setups: the list is empty (give None for fair shuffles)")

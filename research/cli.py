@@ -775,7 +775,6 @@ def _count(args: argparse.Namespace) -> int:
 def _simulate_catan(args: argparse.Namespace) -> int:
     import pyarrow.parquet as pq
 
-    from ludolab.envs.catan.agents import parse_agent_spec
     from ludolab.envs.catan.board import BoardError, iter_boards, read_board
     from ludolab.envs.catan.engine import GameOptions
     from ludolab.research.catan.samplers import fair_board
@@ -807,7 +806,7 @@ def _simulate_catan(args: argparse.Namespace) -> int:
         boards = [fair_board(args.seed)]
         source = f"a fair shuffle (seed {args.seed})"
     specs = split_agent_list(args.agents)
-    _check_agents(specs, parse_agent_spec, "Catan", 4)
+    _check_agents(specs, "catan")
     metadata = {
         "agents": specs,
         "seed": args.seed,
@@ -826,7 +825,6 @@ def _simulate_catan(args: argparse.Namespace) -> int:
 def _simulate_gallery(args: argparse.Namespace) -> int:
     import pyarrow.parquet as pq
 
-    from ludolab.envs.gallery.agents import parse_agent_spec
     from ludolab.envs.gallery.deal import DealError, iter_deals, read_deal
     from ludolab.envs.gallery.engine import GalleryOptions
     from ludolab.research.gallery.simulate import SCHEMA, SUMMARY_COLUMNS, summarise
@@ -839,7 +837,7 @@ def _simulate_gallery(args: argparse.Namespace) -> int:
     specs = split_agent_list(args.agents) if args.agents else ["random"] * args.players
     if args.players is not None and len(specs) != args.players:
         raise SimulationError(f"--players {args.players} but --agents names {len(specs)} seats")
-    _check_agents(specs, parse_agent_spec, "Masters Gallery", 5)
+    _check_agents(specs, "gallery")
     deals = None
     try:
         if args.deals:
@@ -873,18 +871,14 @@ def _simulate_gallery(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_agents(specs: list[str], parse: Any, game: str, most: int) -> None:
-    """Every seat's agent spec parses and the seats are 2..``most``, before anything is played."""
+def _check_agents(specs: list[str], game: str) -> None:
+    """Every seat's agent spec parses and the seats fit ``game``, before anything is played."""
+    from ludolab.research.simulate import check_lineup
+
     try:
-        for spec in specs:
-            parse(spec)
+        check_lineup(game, specs)
     except ValueError as exc:
         raise SimulationError(f"--agents {','.join(specs)}: {exc}") from exc
-    if not 2 <= len(specs) <= most:
-        raise SimulationError(
-            f"--agents {','.join(specs)}: {game} needs 2-{most} agents, one per seat; got "
-            f"{len(specs)}"
-        )
 
 
 def _check_batches(args: argparse.Namespace) -> None:

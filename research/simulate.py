@@ -54,6 +54,27 @@ def split_agent_list(text: str) -> list[str]:
     return specs
 
 
+# Seats each game allows, and its name in messages.
+SEATS = {"catan": (2, 4), "gallery": (2, 5)}
+TITLES = {"catan": "Catan", "gallery": "Masters Gallery"}
+
+
+def check_lineup(game: str, specs: Sequence[str]) -> None:
+    """Every seat's agent spec parses (the agent registry's ValueError names an unknown agent
+    or parameter) and the number of seats fits ``game``, before anything is played."""
+    if game == "catan":
+        from ludolab.envs.catan.agents import parse_agent_spec
+    else:
+        from ludolab.envs.gallery.agents import parse_agent_spec  # type: ignore[assignment]
+    for spec in specs:
+        parse_agent_spec(spec)
+    low, high = SEATS[game]
+    if not low <= len(specs) <= high:
+        raise ValueError(
+            f"{TITLES[game]} needs {low}-{high} agents, one per seat; got {len(specs)}"
+        )
+
+
 def records_table(records: Sequence[Any], schema: str, metadata: dict | None = None) -> pa.Table:
     """One row per game: every field of the records' ``to_dict()`` plus ``game`` (0-based).
 

@@ -40,7 +40,7 @@ def test_a_project_with_its_own_envs_and_research_packages_keeps_them(tmp_path: 
     assert done.stdout.split("\n")[0] == "the user (envs) the user (research) Board"
 
 
-def test_a_wheel_installs_ludolab_alone_with_its_data(tmp_path: Path) -> None:
+def test_a_wheel_holds_ludolab_alone_with_its_data(tmp_path: Path) -> None:
     """A wheel of the project (the Python source; compiling is tested by test_compiled) has one
     top-level package, every module of envs/ and research/ under it, and the data files."""
     subprocess.run(
