@@ -38,7 +38,7 @@ COMPILED = {
         "envs/catan/agents/lookahead.py",
         "envs/catan/agents/random_agent.py",
     ),
-    "ludolab.research": ("research/catan/kernel.py",),
+    "ludolab.research": ("research/catan/kernel.py", "research/catan/token_lister.py"),
 }
 STAMP = "_compiled.json"  # in each package folder
 PURE_PYTHON = os.environ.get("LUDOLAB_PURE_PYTHON", "") not in ("", "0")

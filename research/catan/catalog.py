@@ -27,7 +27,9 @@ class CountSettings:
 
     ``pilot_draws`` / ``draws``: fair shuffles for the rejection estimate (used when the pilot
     finds ``min_hits`` boards). ``quick_nodes``: search nodes for an exact count tried first;
-    ``list_nodes``: for one tried after the rejection pilot. Random descents for the
+    ``list_nodes``: for one tried after the rejection pilot; ``by_terrain_nodes``: for an exact
+    count by listing each terrain layout's tokens, when the set's terrain layouts can be listed
+    (one layout may take ten times its share). Random descents for the
     importance-sampling estimate come in batches of ``descents`` until ``min_descent_hits``
     of them reached a board (at most ``max_descents``).
     """
@@ -37,6 +39,7 @@ class CountSettings:
     min_hits: int = 1000
     quick_nodes: int = 200_000
     list_nodes: int = 5_000_000
+    by_terrain_nodes: int = 50_000_000
     descents: int = 100_000
     min_descent_hits: int = 1000
     max_descents: int = 5_000_000

@@ -29,12 +29,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ludolab.envs.catan.board import DESERT
-from ludolab.research.catan import kernel
+from ludolab.research.catan import kernel, terrain_listing
 from ludolab.research.catan.catalog import COUNT_METHODS as COUNT_METHODS  # re-exported
 from ludolab.research.catan.catalog import CountSettings
 from ludolab.research.catan.constraint_set import ConstraintSet
 from ludolab.research.catan.samplers import SamplingError, _Rejection
-from ludolab.research.catan.space import Space, enumerate_space, multinomial
+from ludolab.research.catan.space import Space, enumerate_space, multinomial, terrain_layouts
 
 
 @dataclass
@@ -200,6 +200,38 @@ def count_boards(
             high * per_free,
             f"{pilot.accepted:,} of {pilot.draws:,} fair shuffles satisfy it",
         )
+    terrains = None
+    if space.terrain and space.terrain_only().cset.constraints and (space.numbers or space.harbors):
+        terrains = terrain_layouts(
+            space, limit=settings.terrain_limit, node_limit=settings.list_nodes * 10
+        )
+    to_list = terrain_listing.layouts(space, terrains)
+    if method in ("auto", "depth-first") and to_list is not None:
+        by_terrain = terrain_listing.list_by_terrain(
+            space,
+            to_list,
+            keep=settings.terrain_limit,
+            node_limit=0 if method == "depth-first" else settings.by_terrain_nodes,
+            layout_node_limit=(
+                0 if method == "depth-first" else settings.by_terrain_nodes // len(to_list) * 10
+            ),
+            board_limit=0 if method == "depth-first" else settings.terrain_limit,
+        )
+        if by_terrain.exhausted:
+            how = (
+                "read from the cache folder"
+                if by_terrain.cached
+                else f"{by_terrain.nodes:,} search nodes"
+            )
+            return result(
+                "depth-first by terrain layout",
+                True,
+                by_terrain.count,
+                by_terrain.count,
+                by_terrain.count,
+                f"tokens listed on {_layouts_phrase(len(to_list))} ({how})",
+                None if terrains is None else len(terrains),
+            )
     if method in ("auto", "depth-first"):
         limit = 0 if method == "depth-first" else settings.list_nodes
         listing = enumerate_space(space, keep=0, node_limit=limit)
@@ -212,17 +244,6 @@ def count_boards(
             listing.count,
             f"{listing.nodes:,} search nodes",
         )
-    terrain_space = space.terrain_only()
-    terrains = None
-    if space.terrain and terrain_space.cset.constraints and (space.numbers or space.harbors):
-        listed = enumerate_space(
-            terrain_space,
-            keep=settings.terrain_limit,
-            node_limit=settings.list_nodes * 10,
-            count_limit=settings.terrain_limit,
-        )
-        if listed.exhausted:
-            terrains = listed.boards[:, : space.geo.layout.n_hexes]
     return _descents(cset, space, terrains, rng, settings, result)
 
 
@@ -301,3 +322,7 @@ def _with_terrain(cset: ConstraintSet, terrain: list[int]) -> ConstraintSet:
 
     fixed = make_constraint("fixed", cset.layout, terrain=[TERRAINS[t] for t in terrain])
     return replace(cset, constraints=(*cset.constraints, fixed))
+
+
+def _layouts_phrase(k: int) -> str:
+    return "its one terrain layout" if k == 1 else f"each of its {k:,} terrain layouts"

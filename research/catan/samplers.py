@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ludolab.envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS, Board, shuffled_board
+from ludolab.research.catan import terrain_listing
 from ludolab.research.catan.catalog import (
     SAMPLERS as SAMPLERS,  # re-exported: its home before catalog
 )
@@ -143,6 +144,9 @@ class UniformSettings:
         list_nodes: depth-first search nodes spent trying to list the whole set (exact draws
             from the list when it completes).
         list_limit: boards such a list may hold.
+        by_terrain_nodes: search nodes spent listing the set terrain layout by terrain layout
+            (sets over terrain and tokens whose terrain layouts can be listed); one layout
+            may take at most ``by_terrain_slack`` times its share of them.
         terrain_nodes / terrain_limit: the same for the list of terrain layouts the set's
             terrain-only constraints allow (the chains' terrain redraws draw from it).
         chain: the Markov chains' settings.
@@ -152,6 +156,8 @@ class UniformSettings:
     max_draws: int = 50_000_000
     list_nodes: int = 300_000
     list_limit: int = 1_000_000
+    by_terrain_nodes: int = 50_000_000
+    by_terrain_slack: int = 10
     terrain_nodes: int = 30_000_000
     terrain_limit: int = 1_000_000
     chain: ChainSettings = ChainSettings()
@@ -189,7 +195,7 @@ def sample_uniform(
     if method != "chain":
         budget = settings.max_draws if method == "rejection" else settings.pilot_draws
         say("rejection from fair shuffles (a pilot)")
-        pilot.run(n, budget)
+        pilot.run(n, budget, hopeless_beyond=settings.max_draws if method == "auto" else 0)
         if method == "auto" and pilot.accepted and pilot.accepted < n:
             need = (n - pilot.accepted) * pilot.draws / pilot.accepted
             if pilot.draws + need <= settings.max_draws:
@@ -207,7 +213,25 @@ def sample_uniform(
         t, tokens, harbors = space.template()
         pool = np.tile(np.array(t + tokens + harbors, dtype=np.int8), (len(terrain_list), 1))
         pool[:, : space.geo.layout.n_hexes] = terrain_list
-        return _from_list(space, pool, "terrain layouts of the set", n, rng, start)
+        what = "terrain layouts of the set, listed depth-first"
+        return _from_list(space, pool, what, n, rng, start)
+    terrains = terrain_listing.layouts(space, terrain_list)
+    if method == "auto" and terrains is not None:
+        say("listing every board of the set, terrain layout by terrain layout")
+        by_terrain = list_each_terrain(space, terrains, settings, say)
+        if by_terrain.exhausted:
+            if not by_terrain.count:
+                raise SamplingError(f"{cset.label} is unsatisfiable: no board satisfies it")
+            how = (
+                "read from the cache folder"
+                if by_terrain.cached
+                else f"listed in {by_terrain.seconds:.1f} s and kept in the cache folder"
+            )
+            what = (
+                f"boards of the set ({' and '.join(space.parts)}) over its "
+                f"{by_terrain.layouts:,} terrain layout{'s' * (by_terrain.layouts > 1)}, {how}"
+            )
+            return _from_list(space, by_terrain.boards, what, n, rng, start)
     # A set with many tile layouts and more parts to place has far more boards than a list
     # could hold: no point trying to list it.
     many_layouts = terrain_list is not None and len(terrain_list) * 10 > settings.list_limit
@@ -218,7 +242,7 @@ def sample_uniform(
             if not listing.count:
                 raise SamplingError(f"{cset.label} is unsatisfiable: no board satisfies it")
             if listing.count <= settings.list_limit:
-                what = f"boards of the set (over {', '.join(space.parts)})"
+                what = f"boards of the set (over {', '.join(space.parts)}), listed depth-first"
                 return _from_list(space, listing.boards, what, n, rng, start)
     say("Markov chains: finding starting boards")
     starts = _starts(cset, space, pilot, settings.chain.starts, rng)
@@ -264,9 +288,28 @@ def _from_list(
         method="enumeration",
         seconds=time.perf_counter() - start,
         exhausted=True,
-        notes=[f"exact: drew uniformly from all {len(pool):,} {what}, listed depth-first"],
+        notes=[f"exact: drew uniformly from all {len(pool):,} {what}"],
     )
     return _complete(space, rows, rng), report
+
+
+def list_each_terrain(
+    space: Space,
+    terrains: np.ndarray,
+    settings: UniformSettings,
+    status: Callable[[str], None] | None = None,
+) -> terrain_listing.TerrainListing:
+    """Every board of ``space`` over the listed ``terrains``, within the settings' budgets."""
+    per_layout = settings.by_terrain_nodes // len(terrains) * settings.by_terrain_slack
+    return terrain_listing.list_by_terrain(
+        space,
+        terrains,
+        keep=settings.list_limit,
+        node_limit=settings.by_terrain_nodes,
+        layout_node_limit=max(per_layout, 1),
+        board_limit=settings.list_limit,
+        status=status,
+    )
 
 
 def _terrain_list(space: Space, pilot: _Rejection, settings: UniformSettings) -> np.ndarray | None:
@@ -339,11 +382,16 @@ class _Rejection:
         self.seconds = 0.0
         self.kept: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
-    def run(self, want: int, budget: int) -> None:
-        """Draw until ``want`` boards are accepted or ``budget`` shuffles were tried in all."""
+    def run(self, want: int, budget: int, hopeless_beyond: int = 0) -> None:
+        """Draw until ``want`` boards are accepted or ``budget`` shuffles were tried in all;
+        with ``hopeless_beyond``, also stop once no shuffle was accepted and even the upper
+        95% bound of the acceptance rate (3 / draws, the rule of three) puts ``want`` boards
+        beyond that many shuffles."""
         start = time.perf_counter()
         fixed, shuffle, rng = self.cset.fixed, self.shuffle, self.rng
         while self.accepted < want and self.draws < budget:
+            if hopeless_beyond and not self.accepted and self.draws * want > 3 * hopeless_beyond:
+                break
             b = min(self.batch, budget - self.draws)
             t = _given(fixed, "terrain", b) if "terrain" in fixed else shuffle.draw_terrain(rng, b)
             self.draws += b

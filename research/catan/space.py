@@ -266,6 +266,23 @@ def cache_folder() -> Path:
     return Path(base) / "ludolab"
 
 
+def rules_digest(space: Space, what: str) -> str:
+    """A digest of ``what`` (a name and a version) and of the layout and every rule of the
+    space's set: the key of derived data kept in the cache folder."""
+    digest = hashlib.sha256(f"{what}/{space.cset.layout}".encode())
+    for c in space.cset.constraints:
+        for r in c.rules():
+            digest.update(type(r).__name__.encode())
+            for value in vars(r).values():
+                try:
+                    text = np.ascontiguousarray(np.asarray(value, dtype=object).astype(str))
+                except ValueError:  # ragged (the groups of a sum): its repr says it all
+                    digest.update(repr(value).encode())
+                else:
+                    digest.update(text.tobytes())
+    return digest.hexdigest()[:32]
+
+
 def terrain_layouts(space: Space, *, limit: int, node_limit: int) -> np.ndarray | None:
     """(m, n_hexes) int8: every terrain layout the set's terrain-only constraints allow, or None
     when there are more than ``limit`` or the search takes more than ``node_limit`` nodes.
@@ -274,15 +291,7 @@ def terrain_layouts(space: Space, *, limit: int, node_limit: int) -> np.ndarray 
     under a digest of the rules, and read from there next time (a few seconds saved per set).
     """
     terrain_space = space.terrain_only()
-    digest = hashlib.sha256(f"terrain-layouts/1/{space.cset.layout}".encode())
-    for c in terrain_space.cset.constraints:
-        for r in c.rules():
-            digest.update(type(r).__name__.encode())
-            for value in vars(r).values():
-                digest.update(
-                    np.ascontiguousarray(np.asarray(value, dtype=object).astype(str)).tobytes()
-                )
-    path = cache_folder() / f"terrain-{digest.hexdigest()[:32]}.npy"
+    path = cache_folder() / f"terrain-{rules_digest(terrain_space, 'terrain-layouts/1')}.npy"
     with contextlib.suppress(OSError, ValueError):
         return np.load(path)
     listing = enumerate_space(terrain_space, keep=limit, node_limit=node_limit, count_limit=limit)
