@@ -80,7 +80,7 @@ class ChainSettings:
         chains: chains run (one after another); boards of different chains are independent.
         starts: distinct starting boards (chains share them in turn: the superchains of
             nested R-hat).
-        window: steps per chain of the first burn-in window; doubled until converged.
+        window: steps per chain of the first burn-in window; grown by half until converged.
         max_steps: steps per chain allowed for burn-in before giving up.
         records: panel records per chain over the analysed half of a window.
         rhat_max: largest nested R-hat accepted for any panel statistic.
@@ -112,6 +112,8 @@ class ChainDiagnostics:
         terrain_list: terrain layouts the terrain redraws drew from (0: fair shuffles).
         moves_off: kinds of move switched off after the first half-window (accepted less than
             ``MIN_ACCEPTANCE`` of the time there).
+        from_burn_in: boards per chain taken from the analysed half of the last burn-in window
+            (one autocorrelation time apart, like the boards after it).
     """
 
     chains: int
@@ -126,6 +128,7 @@ class ChainDiagnostics:
     acceptance: dict[str, float] = field(default_factory=dict)
     terrain_list: int = 0
     moves_off: list[str] = field(default_factory=list)
+    from_burn_in: int = 0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -135,7 +138,8 @@ class ChainDiagnostics:
             f"MCMC, {self.chains} chains from {self.starts} starts: burn-in {self.burn_in:,} "
             f"steps, nested R-hat <= {self.max_rhat:.3f} (worst: {self.worst}), bulk ESS >= "
             f"{self.min_ess:,.0f}, autocorrelation time {self.tau:,.0f} steps, one board per "
-            f"{self.thin:,} steps of a chain"
+            f"{self.thin:,} steps of a chain ({self.from_burn_in} per chain from the analysed "
+            f"half of the burn-in)"
         )
 
 
@@ -311,9 +315,9 @@ def run_chains(
         return rows[np.arange(n) % c], diag
     tried, taken = [0] * len(MOVE_NAMES), [0] * len(MOVE_NAMES)
 
-    def advance(steps: int, every: int) -> list[np.ndarray]:
+    def advance(steps: int, every: int) -> list[tuple[np.ndarray, np.ndarray]]:
         """Every chain ``steps`` steps; the panel every ``every`` steps (0 = never), as one
-        (C, n_stats) array per record."""
+        ((C, n_stats) values, (C, width) boards) pair per record."""
         records = []
         for ch in chains:
             buffer = bytearray()
@@ -327,7 +331,8 @@ def run_chains(
         h = n_hexes
         values = panel(boards[:, :h], boards[:, h : 2 * h], boards[:, 2 * h :])
         values = values.reshape(c, -1, values.shape[1])
-        return [values[:, k] for k in range(values.shape[1])]
+        boards = boards.reshape(c, -1, width)
+        return [(values[:, k], boards[:, k]) for k in range(values.shape[1])]
 
     # Burn-in: the window grows by half until the second half of it passes the diagnostics.
     # The panel is recorded every `every` steps from the start; when the records pass twice
@@ -344,17 +349,17 @@ def run_chains(
     diag.moves_off = [
         name for name, w, base in zip(MOVE_NAMES, kept, MOVE_WEIGHTS, strict=True) if base and not w
     ]
-    record: list[tuple[int, np.ndarray]] = []  # (step, panel values)
+    record: list[tuple[int, np.ndarray, np.ndarray]] = []  # (step, panel values, boards)
     window = settings.window
     say = status or (lambda line: None)
     while True:
         say(f"{c} chains, burn-in {window:,} steps each")
-        for k, values in enumerate(advance(window - done, every), 1):
-            record.append((done + k * every, values))
+        for k, (values, boards) in enumerate(advance(window - done, every), 1):
+            record.append((done + k * every, values, boards))
         done = window
         if len(record) > 2 * settings.records:
             record, every = record[1::2], every * 2
-        recent = [values for step, values in record if step > window // 2]
+        recent = [values for step, values, _ in record if step > window // 2]
         history = np.stack(recent, axis=2)  # (C, n_stats, draws)
         rhat, ess = _rhat_ess(history, superchains)
         diag.max_rhat, diag.min_ess = float(np.max(rhat)), float(np.min(ess))
@@ -375,12 +380,25 @@ def run_chains(
     diag.tau = float(np.max(draws / ess)) * every  # records are `every` steps apart
     diag.burn_in = window
     diag.thin = max(1, math.ceil(diag.tau))
-    batches = [np.array([ch.t + ch.n + ch.hb for ch in chains], dtype=np.int8)]
+    # The boards of the analysed half-window are draws like those after it (the diagnostics
+    # were computed on them): keep those one autocorrelation time apart, the newest first
+    # (the chains' present states, from which they go on).
+    batches = []
+    last = window + diag.thin
+    for step, _, boards in reversed(record):
+        if step <= window // 2 or len(batches) * c >= n:
+            break
+        if last - step >= diag.thin:
+            batches.append(boards)
+            last = step
+    diag.from_burn_in = len(batches)
+    extra = 0
     while len(batches) * c < n:
         say(f"{c} chains, {len(batches) * c:,} of {n:,} boards (thinning {diag.thin:,})")
         advance(diag.thin, 0)
+        extra += 1
         batches.append(np.array([ch.t + ch.n + ch.hb for ch in chains], dtype=np.int8))
-    diag.steps = window + diag.thin * (len(batches) - 1)
+    diag.steps = window + diag.thin * extra
     diag.acceptance = {
         name: round(taken[k] / tried[k], 4) for k, name in enumerate(MOVE_NAMES) if tried[k]
     }
