@@ -91,7 +91,7 @@ class ChainSettings:
     starts: int = 8
     window: int = 4_000
     max_steps: int = 4_096_000
-    records: int = 500
+    records: int = 250
     rhat_max: float = 1.01
     ess_min: float = 400.0
 
