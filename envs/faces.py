@@ -228,7 +228,7 @@ class LearnerSeatEnv(GameFace, Env[np.ndarray, np.int64]):
         self,
         setup: Any,
         opponents: Sequence[Any] | None,
-        seat: int,
+        seat: int | str,
         game_options: Any,
         render_mode: str | None,
         illegal_action: str,
@@ -246,20 +246,21 @@ class LearnerSeatEnv(GameFace, Env[np.ndarray, np.int64]):
             raise ValueError(
                 f"need {self.min_players - 1}..{self.max_players - 1} opponents, got {len(agents)}"
             )
-        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < n:
-            raise ValueError(f"seat must be an int in 0..{n - 1}, got {seat!r}")
+        self.random_seat = seat == "random"
+        if not self.random_seat and (
+            isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < n
+        ):
+            raise ValueError(f"seat must be an int in 0..{n - 1} or 'random', got {seat!r}")
         check_render_mode(render_mode, self.metadata["render_modes"])
         if illegal_action not in ("raise", "terminate"):
             raise ValueError(
                 f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}"
             )
-        self.seat = int(seat)
         self._setup_engine(setup, game_options)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        # agents[q] plays seat q; agents[seat] is None (the learner).
-        others = iter(agents)
-        self.agents: list[Any] = [None if q == self.seat else next(others) for q in range(n)]
+        self.opponents = agents
+        self._seat_learner(0 if self.random_seat else int(seat))
         self.observation_space = self._observation_box(n)
         self.action_space = spaces.Discrete(self.n_actions)
         self.game: Any = None
@@ -288,6 +289,8 @@ class LearnerSeatEnv(GameFace, Env[np.ndarray, np.int64]):
             game_seed = _game_seed(options["game_seed"])
         setup = options.get(name)
         setup = self._draw_setup(self.np_random) if setup is None else self._check_setup(setup)
+        if self.random_seat:  # drawn last, so that the draws before are as with a fixed seat
+            self._seat_learner(int(self.np_random.integers(self.n_players)))
         self.game_seed = game_seed
         self.game = game = self._new_game(setup, game_seed)
         for q, agent in enumerate(self.agents):
@@ -360,10 +363,19 @@ class LearnerSeatEnv(GameFace, Env[np.ndarray, np.int64]):
             mask[self.game.legal_actions()] = 1
         return mask
 
+    def _seat_learner(self, seat: int) -> None:
+        """The learner plays ``seat``; the opponents take the other seats in their order."""
+        self.seat = seat
+        others = iter(self.opponents)
+        # agents[q] plays seat q; agents[seat] is None (the learner).
+        self.agents: list[Any] = [
+            None if q == seat else next(others) for q in range(self.n_players)
+        ]
+
     def _info(self) -> dict[str, Any]:
-        """Fresh dict (gymnasium requires new objects per call): the mask, and at the end the
-        game's end entries (``_end_info``) and the game seed."""
-        info: dict[str, Any] = {"action_mask": self._mask()}
+        """Fresh dict (gymnasium requires new objects per call): the mask, the learner's seat,
+        and at the end the game's end entries (``_end_info``) and the game seed."""
+        info: dict[str, Any] = {"action_mask": self._mask(), "seat": self.seat}
         if self._over and self.game is not None:
             end = self._end_info(self.game)
             if end is not None:

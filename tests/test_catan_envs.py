@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import subprocess
+import sys
 import warnings
 
 import gymnasium
@@ -446,3 +448,58 @@ def test_aec_illegal_action_raises() -> None:
     with pytest.raises(IllegalActionError):
         env.step(A.END_TURN)
     assert isinstance(aec_env.raw_env(render_mode="ansi"), aec_env.CatanAECEnv)
+
+
+def test_a_random_seat_changes_per_episode_and_replays_play_game() -> None:
+    """seat="random": a seat drawn per episode from the env's generator (after the game seed
+    and the board, so those are as with a fixed seat), reported in info, the opponents on the
+    other seats in their order; the game is the one play_game plays with them there."""
+    env = CatanEnv(board=BOARD, opponents=["random", "greedy", "random"], seat="random")
+    fixed = CatanEnv(board=BOARD, opponents=["random", "greedy", "random"], seat=0)
+    seats = []
+    for k in range(24):
+        _, info = env.reset(seed=100 + k)
+        fixed.reset(seed=100 + k)
+        assert info["seat"] == env.seat and env.game_seed == fixed.game_seed
+        assert [a is None for a in env.agents].count(True) == 1 and env.agents[env.seat] is None
+        others = [a for a in env.agents if a is not None]
+        assert others == env.opponents  # the opponents keep their order around the learner
+        seats.append(env.seat)
+    assert set(seats) == {0, 1, 2, 3}
+    again = CatanEnv(board=BOARD, opponents=["random", "greedy", "random"], seat="random")
+    assert [again.reset(seed=100 + k)[1]["seat"] for k in range(24)] == seats
+    with pytest.raises(ValueError, match="'random'"):
+        CatanEnv(seat="anywhere")
+
+
+def test_a_random_seat_game_is_play_games_game() -> None:
+    env = CatanEnv(board=BOARD, opponents=["greedy", "random", "random"], seat="random")
+    for seed in (1, 2, 3):
+        _, info = env.reset(seed=seed)
+        seat = info["seat"]
+        me = make_agent("random")
+        me.reset(seat, env.game_seed)
+        terminated = truncated = False
+        while not (terminated or truncated):
+            _, _, terminated, truncated, info = env.step(me.act(env.game, env.game.legal_actions()))
+        assert info["seat"] == seat
+        others = iter(["greedy", "random", "random"])
+        agents = [make_agent("random" if q == seat else next(others)) for q in range(4)]
+        record = play_game(BOARD, agents, seed=env.game_seed)
+        assert (record.n_actions, record.winner) == (env.game.n_actions, env.game.winner)
+
+
+def test_gymnasium_makes_both_envs_in_a_fresh_interpreter() -> None:
+    """Gymnasium 1.x loads no plugins by itself; an id prefixed with its module ("module:id")
+    makes Gymnasium import the module, which registers the id, with nothing imported first."""
+    code = (
+        "import gymnasium\n"
+        "for env_id in ('ludolab.envs.catan:ludolab/Catan-v0',\n"
+        "               'ludolab.envs.gallery:ludolab/MastersGallery-v0'):\n"
+        "    env = gymnasium.make(env_id, seat='random')\n"
+        "    obs, info = env.reset(seed=0)\n"
+        "    print(type(env.unwrapped).__name__, info['seat'])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    names = [line.split()[0] for line in out.stdout.splitlines()]
+    assert names == ["CatanEnv", "MastersGalleryEnv"]

@@ -759,3 +759,29 @@ def test_aec_players_deals_and_errors() -> None:
     raw = aec_env.raw_env(render_mode="ansi")
     raw.reset(seed=0)
     assert "seat 0: hand" in raw.render()
+
+
+def test_a_random_seat_changes_per_episode_and_replays_play_game() -> None:
+    """seat="random": a seat drawn per episode (info["seat"]), the opponents on the other seats
+    in their order; the game is the one play_game plays with them there."""
+    env = MastersGalleryEnv(opponents=["greedy", "random"], seat="random")
+    seats = []
+    for seed in range(12):
+        _, info = env.reset(seed=seed)
+        seat = info["seat"]
+        seats.append(seat)
+        me = make_agent("random")
+        me.reset(seat, env.game_seed)
+        terminated = False
+        while not terminated:
+            _, _, terminated, _, info = env.step(me.act(env.game, env.game.legal_actions()))
+        others = iter(["greedy", "random"])
+        agents = [make_agent("random" if q == seat else next(others)) for q in range(3)]
+        record = play_game(env.game.deal, agents, seed=env.game_seed)
+        assert (record.n_actions, record.final_scores) == (
+            env.game.n_actions,
+            tuple(env.game.scores),
+        )
+    assert set(seats) == {0, 1, 2}
+    with pytest.raises(ValueError, match="'random'"):
+        MastersGalleryEnv(seat="left")

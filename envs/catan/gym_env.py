@@ -132,7 +132,9 @@ class CatanEnv(CatanFace, LearnerSeatEnv):
             for the other seats in seat order; 1-3 of them (default three ``"random"``). Each Agent
             object must be distinct (an agent holds its seat's state); pass spec strings
             when building several envs (vector envs) so each env gets its own agents.
-        seat: the learner's seat, 0 .. n_players - 1 (seat 0 places first and moves first).
+        seat: the learner's seat, 0 .. n_players - 1 (seat 0 places first and moves first), or
+            ``"random"``: a new seat each episode, drawn from the environment's generator
+            (``info["seat"]`` says which; the opponents take the other seats in their order).
         game_options: GameOptions, a dict of its fields, or None for the official rules.
         render_mode: None or ``"ansi"`` (``render()`` returns a short text state).
         illegal_action: ``"raise"`` (default) or ``"terminate"`` (reward -1, episode over).
@@ -145,7 +147,7 @@ class CatanEnv(CatanFace, LearnerSeatEnv):
         self,
         board: BoardSource = None,
         opponents: Sequence[Agent | str] | None = None,
-        seat: int = 0,
+        seat: int | str = 0,
         game_options: GameOptions | dict | None = None,
         render_mode: str | None = None,
         illegal_action: str = "raise",
