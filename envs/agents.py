@@ -3,14 +3,29 @@
 An agent is named in configs and on the command line by a string plus parameters:
 ``greedy`` or ``greedy:trade=false,robber=production``. Each game keeps an
 :class:`AgentRegistry` of its agent classes.
+
+Agents from outside the package are named the same ways:
+
+* by where their class is, ``module.path:ClassName``, with parameters after ``?``:
+  ``mylab.agents:PPOAgent?path=model.zip,deterministic=true``;
+* by a name a distribution declares in the ``ludolab.agents`` entry-point group
+  (``[project.entry-points."ludolab.agents"] ppo = "mylab.agents:PPOAgent"`` in its
+  ``pyproject.toml``), then ``ppo`` or ``ppo:path=model.zip`` like a shipped agent.
+
+The class must subclass :class:`Agent` and be an agent of the game (its ``game`` attribute).
+Spec strings are what run folders record and what worker processes rebuild agents from, so
+such a module must be importable wherever the games are played (the same environment).
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import math
 import operator
 import random
 from collections.abc import Sequence
+from importlib.metadata import entry_points
 from typing import Any, ClassVar, SupportsIndex
 
 
@@ -43,8 +58,9 @@ class Agent:
 
     @property
     def spec(self) -> str:
-        """The string that recreates this agent from its game's registry."""
-        return self.name
+        """The string that recreates this agent from its game's registry (for an agent made
+        from a ``module:Class`` spec, that spec)."""
+        return getattr(self, "_ludolab_spec", None) or self.name
 
 
 def play_out(
@@ -65,6 +81,9 @@ def play_out(
         step(forced if forced >= 0 else agents[game.acting].act(game, legal_actions()))
 
 
+ENTRY_POINTS = "ludolab.agents"  # the entry-point group of agents from other distributions
+
+
 class AgentSpecError(ValueError):
     """An agent name or parameter that does not exist."""
 
@@ -77,11 +96,25 @@ class AgentRegistry:
         self.agents: dict[str, type[Agent]] = {cls.name: cls for cls in agents}
 
     def make(self, name: str, **params: object) -> Agent:
-        """A fresh agent by registry name, with keyword parameters (see each agent's docstring)."""
-        cls = self.agents.get(name)
+        """A fresh agent by registry name (or ``ludolab.agents`` entry-point name), with
+        keyword parameters (see each agent's docstring)."""
+        if name in self.agents:
+            return self._instantiate(self.agents[name], name, params)
+        cls = self._entry_point(name)
         if cls is None:
-            known = ", ".join(sorted(self.agents))
-            raise AgentSpecError(f"unknown {self.game} agent {name!r}; known agents: {known}")
+            known = ", ".join(sorted(self.agents) + sorted(self._entry_point_names()))
+            raise AgentSpecError(
+                f"unknown {self.game} agent {name!r}; known agents: {known} (or name a class: "
+                f"module.path:ClassName)"
+            )
+        agent = self._instantiate(cls, name, params)
+        given = ",".join(
+            f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in params.items()
+        )
+        _remember_spec(agent, f"{name}:{given}" if given else name)
+        return agent
+
+    def _instantiate(self, cls: type[Agent], name: str, params: dict[str, object]) -> Agent:
         for key, value in params.items():
             if isinstance(value, float) and not math.isfinite(value):
                 raise AgentSpecError(
@@ -94,15 +127,72 @@ class AgentRegistry:
 
     def parse(self, text: str) -> Agent:
         """An agent from ``name`` or ``name:key=value,key=value`` (values: int, float,
-        true/false, else a string)."""
-        name, _, rest = text.strip().partition(":")
-        params: dict[str, object] = {}
-        for item in filter(None, (part.strip() for part in rest.split(","))):
-            key, sep, raw = item.partition("=")
-            if not sep:
-                raise AgentSpecError(f"agent {text!r}: expected key=value, got {item!r}")
-            params[key.strip().replace("-", "_")] = _parse_value(raw.strip())
-        return self.make(name, **params)
+        true/false, else a string), or from ``module.path:ClassName?key=value,...``."""
+        text = text.strip()
+        name, _, rest = text.partition(":")
+        if "." in name or (rest and "=" not in rest.partition("?")[0]):
+            return self._from_class(text)
+        return self.make(name, **_parameters(text, rest))
+
+    def _from_class(self, text: str) -> Agent:
+        where, _, rest = text.partition("?")
+        module_name, _, class_name = where.partition(":")
+        if not module_name or not class_name.isidentifier():
+            raise AgentSpecError(
+                f"agent {text!r}: expected module.path:ClassName (then ?key=value,...)"
+            )
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise AgentSpecError(f"agent {text!r}: cannot import {module_name!r}: {exc}") from None
+        cls = getattr(module, class_name, None)
+        if cls is None:
+            raise AgentSpecError(f"agent {text!r}: module {module_name!r} has no {class_name!r}")
+        agent = self._instantiate(self._checked(cls, text), class_name, _parameters(text, rest))
+        _remember_spec(agent, text)
+        return agent
+
+    def _checked(self, cls: object, where: str) -> type[Agent]:
+        if not (isinstance(cls, type) and issubclass(cls, Agent)):
+            raise AgentSpecError(f"agent {where!r}: {cls!r} is not a ludolab Agent subclass")
+        if cls.game not in (self.game, Agent.game):
+            raise AgentSpecError(
+                f"agent {where!r}: {cls.__name__} plays {cls.game}, not {self.game}"
+            )
+        return cls
+
+    def _entry_point_names(self) -> list[str]:
+        return [ep.name for ep in entry_points(group=ENTRY_POINTS)]
+
+    def _entry_point(self, name: str) -> type[Agent] | None:
+        for ep in entry_points(group=ENTRY_POINTS, name=name):
+            try:
+                cls = ep.load()
+            except Exception as exc:  # noqa: BLE001 - any failure to load is the spec's error
+                raise AgentSpecError(
+                    f"agent {name!r}: entry point {ep.value!r} does not load: {exc}"
+                ) from None
+            return self._checked(cls, f"{name} = {ep.value}")
+        return None
+
+
+def _remember_spec(agent: Agent, spec: str) -> None:
+    """Record the spec an outside agent was made from (what ``Agent.spec`` returns), unless
+    its class says its spec itself."""
+    if type(agent).spec is Agent.spec:
+        with contextlib.suppress(AttributeError):  # a class with __slots__ keeps its name
+            agent._ludolab_spec = spec  # type: ignore[attr-defined]
+
+
+def _parameters(text: str, rest: str) -> dict[str, object]:
+    """``key=value,key=value`` as keyword arguments (hyphens in keys become underscores)."""
+    params: dict[str, object] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise AgentSpecError(f"agent {text!r}: expected key=value, got {item!r}")
+        params[key.strip().replace("-", "_")] = _parse_value(raw.strip())
+    return params
 
 
 def _parse_value(raw: str) -> object:
