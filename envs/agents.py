@@ -143,8 +143,10 @@ class AgentRegistry:
             )
         try:
             module = importlib.import_module(module_name)
-        except ImportError as exc:
-            raise AgentSpecError(f"agent {text!r}: cannot import {module_name!r}: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - whatever stops the import is the spec's error
+            raise AgentSpecError(
+                f"agent {text!r}: cannot import {module_name!r}: {type(exc).__name__}: {exc}"
+            ) from None
         cls = getattr(module, class_name, None)
         if cls is None:
             raise AgentSpecError(f"agent {text!r}: module {module_name!r} has no {class_name!r}")
