@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
+import os
 import sys
 import tomllib
 from collections.abc import Sequence
@@ -72,6 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ludolab: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`ludolab count ... | head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that the exit's flush does not fail again
+        return 141  # as a shell reports a process stopped by SIGPIPE
     except Exception as exc:
         if not is_user_error(exc):
             raise

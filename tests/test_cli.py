@@ -480,3 +480,16 @@ def test_the_catalog_names_what_the_library_defines() -> None:
     from ludolab.research.catan.constraints import OBJECTIVES
 
     assert tuple(sorted(OBJECTIVES)) == OBJECTIVE_NAMES
+
+
+def test_a_reader_that_goes_away_stops_the_command_quietly():
+    """`ludolab ... | head -1`: no traceback about a broken pipe, the status a shell gives a
+    process stopped by SIGPIPE. (`true` reads nothing and is gone before the command, which
+    takes a fifth of a second to start, writes: the pipe is broken every time.)"""
+    command = f"{sys.executable} -m ludolab.research.cli constraints list | true"
+    done = subprocess.run(
+        ["bash", "-c", command + '; echo "status ${PIPESTATUS[0]}" >&2'],
+        capture_output=True,
+        text=True,
+    )
+    assert "Traceback" not in done.stderr and "status 141" in done.stderr
