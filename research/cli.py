@@ -769,9 +769,9 @@ def _count(args: argparse.Namespace) -> int:
     )
     from ludolab.research.progress import Status
 
-    with Status(f"counting the boards of {cset.name}", quiet=args.quiet):
+    with Status(f"counting the boards of {cset.name}", quiet=args.quiet) as line:
         result = count_boards(
-            cset, np.random.default_rng(args.seed), settings, method=args.method
+            cset, np.random.default_rng(args.seed), settings, method=args.method, status=line.set
         )
     print(result.summary())
     return 0

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -112,11 +113,13 @@ def count_boards(
     rng: np.random.Generator,
     settings: CountSettings | None = None,
     method: str = "auto",
+    status: Callable[[str], None] | None = None,
 ) -> Count:
     """Count the boards that satisfy ``cset`` (see the module docstring for the methods).
 
     ``method``: ``auto`` (the first that applies, in the order above), or one of
-    ``rejection``, ``depth-first`` (no node limit), ``importance`` to force it.
+    ``rejection``, ``depth-first`` (no node limit), ``importance`` to force it. ``status`` is
+    called with a line on the long steps' progress (a listing by terrain layout).
     """
     settings = settings or CountSettings()
     if not cset.has_python_faces:
@@ -216,6 +219,7 @@ def count_boards(
                 0 if method == "depth-first" else settings.by_terrain_nodes // len(to_list) * 10
             ),
             board_limit=0 if method == "depth-first" else settings.terrain_limit,
+            status=status,
         )
         if by_terrain.exhausted:
             how = (
