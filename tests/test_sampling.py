@@ -239,6 +239,14 @@ def test_the_uniform_sampler_picks_an_exact_method_where_it_can(name, method):
     assert report.method == method and report.uniform and len(boards) == 200
 
 
+def test_a_terrain_search_under_given_tokens_is_listed_not_chained():
+    """With the tokens given the terrain is all there is to place: its 9,870 boards are listed
+    although the terrain rules alone allow 188,160 layouts."""
+    cset = make_set("tiles-under-tokens", SMALL["tiles-under-tokens"])
+    boards, report = generate_boards(cset, 100, "uniform", 1)
+    assert report.method == "enumeration" and any("9,870 boards" in n for n in report.notes)
+
+
 def test_tight_sets_get_chains_with_their_diagnostics():
     boards, report = generate_boards(load_constraint_set("balanced"), 40, "uniform", 1)
     assert report.method == "mcmc" and report.uniform

@@ -233,8 +233,12 @@ def sample_uniform(
             )
             return _from_list(space, by_terrain.boards, what, n, rng, start)
     # A set with many tile layouts and more parts to place has far more boards than a list
-    # could hold: no point trying to list it.
-    many_layouts = terrain_list is not None and len(terrain_list) * 10 > settings.list_limit
+    # could hold: no point trying to list it. (With the tokens given, the terrain is all
+    # there is to place, under rules the terrain list does not hold: worth trying.)
+    more_parts = space.numbers or space.harbors
+    many_layouts = (
+        more_parts and terrain_list is not None and len(terrain_list) * 10 > settings.list_limit
+    )
     if method == "auto" and not many_layouts:
         say("trying to list every board of the set")
         listing = enumerate_space(space, keep=settings.list_limit, node_limit=settings.list_nodes)
