@@ -62,12 +62,11 @@ TITLES = {"catan": "Catan", "gallery": "Masters Gallery"}
 def check_lineup(game: str, specs: Sequence[str]) -> None:
     """Every seat's agent spec parses (the agent registry's ValueError names an unknown agent
     or parameter) and the number of seats fits ``game``, before anything is played."""
-    if game == "catan":
-        from ludolab.envs.catan.agents import parse_agent_spec
-    else:
-        from ludolab.envs.gallery.agents import parse_agent_spec  # type: ignore[assignment]
+    from ludolab.envs.agents import registry_of
+
+    registry = registry_of(game)
     for spec in specs:
-        parse_agent_spec(spec)
+        registry.parse(spec)
     low, high = SEATS[game]
     if not low <= len(specs) <= high:
         raise ValueError(

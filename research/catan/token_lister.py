@@ -27,7 +27,14 @@ from __future__ import annotations
 
 from typing import Final
 
-from ludolab.research.catan.kernel import KIND_NUMBERS, KIND_TILE, TOKEN_CODES, Checker
+from ludolab.research.catan.kernel import (
+    KIND_NUMBERS,
+    KIND_TILE,
+    PART_NUMBERS,
+    TOKEN_CODES,
+    Checker,
+    _allowed,
+)
 
 VALUES: Final = 13  # token codes 0..12 (0 = the desert's missing token)
 
@@ -55,14 +62,7 @@ class TokenLister:
         self.open = [t[h] != desert for h in range(h_count)]
         self.deserts = [h for h in range(h_count) if t[h] == desert]
         # Start domains: the unary number rules, never the desert's 0 on a land hex.
-        self.dom = [0] * h_count
-        for h in range(h_count):
-            mask = ((1 << VALUES) - 1) & ~1
-            for allowed in ck.unary[1][h]:
-                for v in range(VALUES):
-                    if not allowed[v]:
-                        mask &= ~(1 << v)
-            self.dom[h] = mask
+        self.dom = [_allowed(ck.unary[PART_NUMBERS][h], VALUES) & ~1 for h in range(h_count)]
         # forbid[(p * VALUES + v) * h_count + q]: the values hex q may not take when hex p
         # holds token v (pair rules on numbers, and tile rules read with the terrain given).
         self.forbid = [0] * (h_count * VALUES * h_count)

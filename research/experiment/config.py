@@ -115,7 +115,7 @@ from typing import Any
 
 import numpy as np
 
-from ludolab.envs.agents import AgentRegistry, AgentSpecError
+from ludolab.envs.agents import AgentRegistry, AgentSpecError, registry_of
 from ludolab.envs.catan.engine import GameOptions
 from ludolab.envs.gallery.engine import GalleryOptions
 from ludolab.research.catan.constraint_set import (
@@ -628,7 +628,7 @@ def parse_experiment(
         for i, entry in enumerate(src.tables(data, "sweep", "[[sweep]]")):
             conditions += _sweep(src, entry, i, game, players, setups, options)
     _unique(src, [c.name for c in conditions], "conditions")
-    registry = _registry(game)
+    registry = registry_of(game)
     lineups = tuple(
         _lineup(src, entry, i, players, registry)
         for i, entry in enumerate(src.tables(data, "lineups", "[[lineups]]"))
@@ -673,14 +673,6 @@ def _unique(src: _Source, names: list[str], key: str) -> None:
                 f"duplicate name {n!r} (also {key}[{seen[n]}]); names must be unique",
             )
         seen[n] = i
-
-
-def _registry(game: str) -> AgentRegistry:
-    if game == "catan":
-        from ludolab.envs.catan.agents import REGISTRY
-    else:
-        from ludolab.envs.gallery.agents import REGISTRY
-    return REGISTRY
 
 
 # --- conditions
