@@ -29,7 +29,7 @@ class CountSettings:
     finds ``min_hits`` boards). ``quick_nodes``: search nodes for an exact count tried first;
     ``list_nodes``: for one tried after the rejection pilot; ``by_terrain_nodes``: for an exact
     count by listing each terrain layout's tokens, when the set's terrain layouts can be listed
-    (one layout may take ten times its share). Random descents for the
+    (one layout may take ``terrain_listing.LAYOUT_SLACK`` times its share). Random descents for the
     importance-sampling estimate come in batches of ``descents`` until ``min_descent_hits``
     of them reached a board (at most ``max_descents``).
     """

@@ -215,9 +215,6 @@ def count_boards(
             to_list,
             keep=settings.terrain_limit,
             node_limit=0 if method == "depth-first" else settings.by_terrain_nodes,
-            layout_node_limit=(
-                0 if method == "depth-first" else settings.by_terrain_nodes // len(to_list) * 10
-            ),
             board_limit=0 if method == "depth-first" else settings.terrain_limit,
             status=status,
         )

@@ -146,7 +146,7 @@ class UniformSettings:
         list_limit: boards such a list may hold.
         by_terrain_nodes: search nodes spent listing the set terrain layout by terrain layout
             (sets over terrain and tokens whose terrain layouts can be listed); one layout
-            may take at most ``by_terrain_slack`` times its share of them.
+            may take at most ``terrain_listing.LAYOUT_SLACK`` times its share of them.
         terrain_nodes / terrain_limit: the same for the list of terrain layouts the set's
             terrain-only constraints allow (the chains' terrain redraws draw from it).
         chain: the Markov chains' settings.
@@ -157,7 +157,6 @@ class UniformSettings:
     list_nodes: int = 300_000
     list_limit: int = 1_000_000
     by_terrain_nodes: int = 50_000_000
-    by_terrain_slack: int = 10
     terrain_nodes: int = 30_000_000
     terrain_limit: int = 1_000_000
     chain: ChainSettings = ChainSettings()
@@ -218,7 +217,14 @@ def sample_uniform(
     terrains = terrain_listing.layouts(space, terrain_list)
     if method == "auto" and terrains is not None:
         say("listing every board of the set, terrain layout by terrain layout")
-        by_terrain = list_each_terrain(space, terrains, settings, say)
+        by_terrain = terrain_listing.list_by_terrain(
+            space,
+            terrains,
+            keep=settings.list_limit,
+            node_limit=settings.by_terrain_nodes,
+            board_limit=settings.list_limit,
+            status=say,
+        )
         if by_terrain.exhausted:
             if not by_terrain.count:
                 raise SamplingError(f"{cset.label} is unsatisfiable: no board satisfies it")
@@ -295,25 +301,6 @@ def _from_list(
         notes=[f"exact: drew uniformly from all {len(pool):,} {what}"],
     )
     return _complete(space, rows, rng), report
-
-
-def list_each_terrain(
-    space: Space,
-    terrains: np.ndarray,
-    settings: UniformSettings,
-    status: Callable[[str], None] | None = None,
-) -> terrain_listing.TerrainListing:
-    """Every board of ``space`` over the listed ``terrains``, within the settings' budgets."""
-    per_layout = settings.by_terrain_nodes // len(terrains) * settings.by_terrain_slack
-    return terrain_listing.list_by_terrain(
-        space,
-        terrains,
-        keep=settings.list_limit,
-        node_limit=settings.by_terrain_nodes,
-        layout_node_limit=max(per_layout, 1),
-        board_limit=settings.list_limit,
-        status=status,
-    )
 
 
 def _terrain_list(space: Space, pilot: _Rejection, settings: UniformSettings) -> np.ndarray | None:

@@ -29,6 +29,8 @@ from ludolab.envs.catan.board import DESERT
 from ludolab.research.catan.space import Space, cache_folder, rules_digest
 from ludolab.research.catan.token_lister import TokenLister
 
+LAYOUT_SLACK = 10  # one layout may take this many times its share of the node budget
+
 
 @dataclass(frozen=True)
 class TerrainListing:
@@ -78,14 +80,15 @@ def list_by_terrain(
     *,
     keep: int,
     node_limit: int,
-    layout_node_limit: int = 0,
+    layout_node_limit: int | None = None,
     board_limit: int = 0,
     status: Callable[[str], None] | None = None,
 ) -> TerrainListing:
     """List the boards of ``space`` over each of ``terrains`` ((m, n_hexes) terrain codes).
 
     Stops early (``exhausted`` False) when the search passes ``node_limit`` nodes in all or
-    ``layout_node_limit`` on one layout, when after a few layouts the nodes spent so far say
+    ``layout_node_limit`` on one layout (by default ``LAYOUT_SLACK`` times a layout's share of
+    ``node_limit``), when after a few layouts the nodes spent so far say
     the whole would pass ``node_limit``, or when it has found more than ``board_limit`` boards
     (each 0 = no limit). Keeps up to ``keep`` boards. Reads a complete list from the cache when
     there is one, and writes one there when the search completes with every board kept.
@@ -96,6 +99,8 @@ def list_by_terrain(
             f"the tokens, and not the harbors"
         )
     say = status or (lambda line: None)
+    if layout_node_limit is None:
+        layout_node_limit = max(node_limit // len(terrains) * LAYOUT_SLACK, 1) if node_limit else 0
     terrains = np.ascontiguousarray(terrains, dtype=np.int8)
     key = hashlib.sha256(rules_digest(space, "boards-by-terrain/1").encode() + terrains.tobytes())
     path = cache_folder() / f"boards-{key.hexdigest()[:32]}.npz"
