@@ -233,13 +233,13 @@ ERRORS = [
         CATAN,
         set_in(["lineups", 1, "seats", 3], "randm"),
         "lineups[1].seats[3]",
-        "known agents: greedy, lookahead, random",
+        "known agents: greedy, lookahead, mcts, random",
     ),
     (
         GALLERY,
         set_in(["lineups", 0, "seats", 0], "lookahead"),
         "lineups[0].seats[0]",
-        "known agents: greedy, leader, random",
+        "known agents: greedy, leader, mcts, random",
     ),
     (
         CATAN,

@@ -264,6 +264,7 @@ class Game:
         # the table (face up, extra card included), and per type (for the card count).
         self.exhibit = [[0] * N_ARTISTS for _ in range(n)]
         self.face_down = [[0] * N_ARTISTS for _ in range(n)]
+        self.face_down_types = [[0] * N_TYPES for _ in range(n)]  # the same cards, by type
         self.artist_count = [0] * N_ARTISTS
         self.extra_count = [0] * N_ARTISTS
         self._table_types = [0] * N_TYPES  # displayed, face-down, extra and pending this round
@@ -310,6 +311,16 @@ class Game:
     @property
     def done(self) -> bool:
         return self.phase == GAME_OVER
+
+    def clone(self) -> Game:
+        """An independent copy: stepping it never changes this game (a search agent's
+        playouts run on copies)."""
+        copy = object.__new__(Game)
+        for key, value in vars(self).items():
+            if type(value) is list:
+                value = [item.copy() if type(item) is list else item for item in value]
+            setattr(copy, key, value)
+        return copy
 
     @property
     def winner(self) -> int | None:
@@ -406,6 +417,7 @@ class Game:
                 self.hands[p][t] -= 1
                 self.hand_size[p] -= 1
                 self.face_down[p][t // N_SYMBOLS] += 1
+                self.face_down_types[p][t] += 1
                 self._table_types[t] += 1
                 self._next_turn()
         elif phase == SIMULTANEOUS_PLAY:
@@ -617,6 +629,7 @@ class Game:
         for q in range(n):
             self.exhibit[q] = [0] * N_ARTISTS
             self.face_down[q] = [0] * N_ARTISTS
+            self.face_down_types[q] = [0] * N_TYPES
         self.artist_count = [0] * N_ARTISTS
         self.extra_count = [0] * N_ARTISTS
         self._round_awards = [0] * N_ARTISTS
@@ -659,6 +672,12 @@ class Game:
         for q in range(n):
             if sum(self.hands[q]) != self.hand_size[q]:
                 problems.append(f"seat {q}: hand {sum(self.hands[q])} vs size {self.hand_size[q]}")
+            by_artist = [
+                sum(self.face_down_types[q][a * N_SYMBOLS : (a + 1) * N_SYMBOLS])
+                for a in range(N_ARTISTS)
+            ]
+            if by_artist != self.face_down[q]:
+                problems.append(f"seat {q}: face-down {self.face_down[q]} vs by type {by_artist}")
         # The table this round, per artist.
         for a in range(N_ARTISTS):
             face_up = self.extra_count[a] + sum(self.exhibit[q][a] for q in range(n))

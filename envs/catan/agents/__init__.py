@@ -6,9 +6,10 @@ from ludolab.envs.agents import AgentRegistry, AgentSpecError
 from ludolab.envs.catan.agents.base import Agent
 from ludolab.envs.catan.agents.greedy import GreedyAgent
 from ludolab.envs.catan.agents.lookahead import LookaheadAgent
+from ludolab.envs.catan.agents.mcts import MCTSAgent
 from ludolab.envs.catan.agents.random_agent import RandomAgent
 
-REGISTRY = AgentRegistry("catan", [RandomAgent, GreedyAgent, LookaheadAgent])
+REGISTRY = AgentRegistry("catan", [RandomAgent, GreedyAgent, LookaheadAgent, MCTSAgent])
 AGENTS = REGISTRY.agents
 make_agent = REGISTRY.make
 parse_agent_spec = REGISTRY.parse
@@ -19,6 +20,7 @@ __all__ = [
     "AgentSpecError",
     "GreedyAgent",
     "LookaheadAgent",
+    "MCTSAgent",
     "RandomAgent",
     "make_agent",
     "parse_agent_spec",

@@ -5,6 +5,8 @@
 * ``greedy``: one-ply evaluation of the round balance (see
   :mod:`ludolab.envs.gallery.agents.greedy`).
 * ``leader``: plays the artist leading this round among those it holds.
+* ``mcts``: information-set Monte Carlo tree search (see :mod:`ludolab.envs.gallery.agents.mcts`),
+  ``mcts:playouts=200,policy=random``.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from __future__ import annotations
 from ludolab.envs.agents import AgentRegistry, AgentSpecError
 from ludolab.envs.gallery.agents.base import Agent
 from ludolab.envs.gallery.agents.greedy import GreedyAgent, LeaderAgent
+from ludolab.envs.gallery.agents.mcts import MCTSAgent
 from ludolab.envs.gallery.agents.random_agent import RandomAgent
 
-REGISTRY = AgentRegistry("gallery", [RandomAgent, GreedyAgent, LeaderAgent])
+REGISTRY = AgentRegistry("gallery", [RandomAgent, GreedyAgent, LeaderAgent, MCTSAgent])
 AGENTS = REGISTRY.agents
 make_agent = REGISTRY.make
 parse_agent_spec = REGISTRY.parse
@@ -25,6 +28,7 @@ __all__ = [
     "AgentSpecError",
     "GreedyAgent",
     "LeaderAgent",
+    "MCTSAgent",
     "RandomAgent",
     "make_agent",
     "parse_agent_spec",

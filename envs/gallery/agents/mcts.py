@@ -1,0 +1,111 @@
+"""``mcts``: information-set Monte Carlo tree search for Masters Gallery (see
+:mod:`ludolab.envs.search` for the search itself).
+
+A determinisation deals again every card the seat cannot see: the other seats' hands (each
+keeps its size), their face-down cards and hidden simultaneous picks (each keeps its count),
+and the order of the deck. The cards dealt are exactly those not visible to the seat: the deck
+minus its own hand, its own face-down cards and pick, every card displayed face up this round
+(the extra card included) and every card discarded in earlier rounds. The seat's memory of
+what it saw earlier (which cards an opponent's double or draw revealed) is not used: the agent
+knows no more than it may, possibly less than a card-counting player.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ludolab.envs.gallery.agents.base import Agent
+from ludolab.envs.gallery.cards import N_ARTISTS, N_SYMBOLS, N_TYPES
+from ludolab.envs.search import SearchAgent
+
+if TYPE_CHECKING:
+    from ludolab.envs.gallery.engine import Game
+
+
+class MCTSAgent(SearchAgent, Agent):
+    """IS-MCTS on every decision with ``playouts`` iterations (default 200) and a ``greedy``
+    (default), ``leader`` or ``random`` playout policy; parameters as in
+    :class:`ludolab.envs.search.SearchAgent`."""
+
+    name = "mcts"
+    policies = ("random", "greedy", "leader")
+
+    def __init__(
+        self,
+        playouts: int = 200,
+        seconds: float = 0.0,
+        c: float = 0.7,
+        policy: str = "greedy",
+        widen: float = 1.0,
+        root: str = "ucb",
+    ) -> None:
+        super().__init__(playouts, seconds, c, policy, widen, root)
+
+    def make_policy(self, name: str) -> Agent:
+        from ludolab.envs.gallery.agents import make_agent
+
+        return make_agent(name)
+
+    def outcome(self, game: Game) -> list[float]:
+        share = 1.0 / len(game.winners) if game.winners else 0.0
+        return [share if q in game.winners else 0.0 for q in range(game.n_players)]
+
+    def determinise(self, game: Game) -> Game:
+        copy = game.clone()
+        me, n = self.seat, game.n_players
+        pending_types = [0] * N_TYPES
+        for _, t in game.simultaneous_picks:
+            pending_types[t] += 1
+        face_down_types = [0] * N_TYPES
+        for q in range(n):
+            for t in range(N_TYPES):
+                face_down_types[t] += game.face_down_types[q][t]
+        face_up = [
+            game._table_types[t] - face_down_types[t] - pending_types[t] for t in range(N_TYPES)
+        ]
+        own_picks = [t for q, t in game.simultaneous_picks if q == me]
+        unseen: list[int] = []
+        for t in range(N_TYPES):
+            k = (
+                game.type_total[t]
+                - game.discarded[t]
+                - face_up[t]
+                - game.hands[me][t]
+                - game.face_down_types[me][t]
+                - own_picks.count(t)
+            )
+            unseen.extend([t] * k)
+        self.rng.shuffle(unseen)
+        cards = iter(unseen)
+        for q in range(n):
+            if q == me:
+                continue
+            hand = [0] * N_TYPES
+            for _ in range(game.hand_size[q]):
+                hand[next(cards)] += 1
+            copy.hands[q] = hand
+            down = [0] * N_TYPES
+            by_artist = [0] * N_ARTISTS
+            for _ in range(sum(game.face_down[q])):
+                t = next(cards)
+                down[t] += 1
+                by_artist[t // N_SYMBOLS] += 1
+            copy.face_down_types[q] = down
+            copy.face_down[q] = by_artist
+        copy._simul_pending = [
+            (q, t if q == me else next(cards)) for q, t in game.simultaneous_picks
+        ]
+        table = list(face_up)
+        for q in range(n):
+            for t in range(N_TYPES):
+                table[t] += copy.face_down_types[q][t]
+        for _, t in copy._simul_pending:
+            table[t] += 1
+        copy._table_types = table
+        # The rest is the deck, in the shuffled order, as card ids of those types.
+        ids_by_type: list[list[int]] = [[] for _ in range(N_TYPES)]
+        for card, t in enumerate(game.type_of):
+            ids_by_type[t].append(card)
+        copy.pile = [ids_by_type[t].pop() for t in cards]
+        copy._legal = None
+        return copy
