@@ -37,6 +37,7 @@ class SimulationError(ValueError):
 USER_ERRORS = (
     ("ludolab.envs.catan.board", "BoardError"),
     ("ludolab.envs.catan.topology", "LayoutError"),
+    ("ludolab.envs.gallery.deal", "DealError"),
     ("ludolab.research.catan.constraint_set", "ConstraintSetError"),
     ("ludolab.research.catan.constraints", "ConstraintError"),
     ("ludolab.research.catan.samplers", "SamplingError"),
@@ -227,7 +228,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "--agents",
         default="random,random,random,random",
         help="one agent per seat, comma-separated, 2-4 seats: "
-        "random, greedy, lookahead; parameters as name:key=value "
+        "random, greedy, lookahead, mcts; parameters as name:key=value "
         "(default %(default)s)",
     )
     simc.add_argument("--games", "-n", type=int, default=100)
@@ -284,6 +285,44 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     )
     add_quiet_option(simg)
     simg.set_defaults(run=_simulate_gallery)
+
+    lad = sub.add_parser(
+        "ladder",
+        help="rate agents: a seat-rotated round robin and Plackett-Luce ratings",
+        description="Every combination of --players agents from --agents plays --rounds "
+        "times, each time in every seat rotation on one setup and game seed; writes "
+        "games.parquet, ratings.csv, ladder.md and ladder.png into the --out folder.",
+    )
+    lad.add_argument("game", choices=("catan", "gallery"))
+    lad.add_argument(
+        "--agents",
+        required=True,
+        help="the agents to rate, comma-separated, parameters as name:key=value "
+        "(e.g. random,greedy,mcts:playouts=200)",
+    )
+    lad.add_argument(
+        "--players",
+        "-p",
+        type=int,
+        default=None,
+        help="seats per game (default: Catan 4, Masters Gallery 2)",
+    )
+    lad.add_argument(
+        "--rounds", type=int, default=10, help="plays of each lineup (default %(default)s)"
+    )
+    lad.add_argument("--seed", type=seed, default=0, help="master seed (default %(default)s)")
+    lad.add_argument(
+        "--setups",
+        metavar="FILE",
+        help="boards (Catan) or deals (Gallery), .jsonl; default: a fair one per rotation set",
+    )
+    lad.add_argument("--out", "-o", required=True, help="output folder")
+    lad.add_argument(
+        "--force", dest="replace", action="store_true", help="replace the --out folder"
+    )
+    lad.add_argument("--workers", type=int, default=1, help="worker processes")
+    add_quiet_option(lad)
+    lad.set_defaults(run=_ladder)
 
     exh = sub.add_parser(
         "exhibits",
@@ -960,6 +999,92 @@ def _generate_gallery(args: argparse.Namespace) -> int:
     )
     print(report.summary())
     return 0
+
+
+def _ladder(args: argparse.Namespace) -> int:
+    import shutil
+    import tempfile
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ludolab.envs.agents import AgentSpecError
+    from ludolab.research.experiment.backends import run_local
+    from ludolab.research.ladder import (
+        fit_ratings,
+        ladder_figure,
+        ladder_markdown,
+        ladder_tasks,
+        play_ladder_task,
+    )
+    from ludolab.research.progress import bar
+    from ludolab.research.simulate import TITLES, split_agent_list
+
+    out = Path(args.out)
+    if out.exists() and not args.replace:
+        raise SimulationError(
+            f"--out {out}: exists; pass --force to replace it (nothing was written)"
+        )
+    if args.rounds < 1 or args.workers < 1:
+        raise SimulationError("--rounds and --workers must be at least 1")
+    players = args.players or (4 if args.game == "catan" else 2)
+    agents = split_agent_list(args.agents)
+    setups = _ladder_setups(args.game, args.setups, players) if args.setups else None
+    try:
+        tasks = ladder_tasks(args.game, agents, players, args.rounds, args.seed, setups)
+    except (AgentSpecError, ValueError) as exc:
+        raise SimulationError(str(exc)) from None
+    n_games = sum(len(task.sets) for task in tasks) * players
+    tables = {}
+    with bar(total=n_games, unit="game", desc="ladder", quiet=args.quiet) as shown:
+        for chunk, table in run_local(tasks, args.workers, play_ladder_task):
+            tables[chunk] = table
+            shown.update(table.num_rows)
+    games = pa.concat_tables([tables[k] for k in sorted(tables)])
+    ratings = fit_ratings(games.to_pandas(), agents, args.seed)
+    title = f"{TITLES[args.game]} ladder, {players} players"
+    source = f"setups from {args.setups}" if args.setups else "a fair setup per rotation set"
+    how = (
+        f"{n_games:,} games: every {players} of the {len(agents)} agents, {args.rounds} "
+        f"rounds, all {players} seat rotations on one setup and seed; {source}; seed "
+        f"{args.seed} (`ludolab ladder {args.game} --agents {','.join(agents)} --players "
+        f"{players} --rounds {args.rounds} --seed {args.seed}`)."
+    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        pq.write_table(games, staging / "games.parquet")
+        ratings.to_csv(staging / "ratings.csv", index=False)
+        (staging / "ladder.md").write_text(ladder_markdown(ratings, title, how))
+        ladder_figure(ratings, title, staging / "ladder.png")
+        if out.exists():
+            shutil.rmtree(out)
+        staging.rename(out)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    print(ladder_markdown(ratings, title, how))
+    print(f"-> {out}")
+    return 0
+
+
+def _ladder_setups(game: str, path: str, players: int) -> list:
+    if game == "catan":
+        from ludolab.envs.catan.board import BoardError, iter_boards
+
+        boards = list(iter_boards(path))
+        if not boards:
+            raise BoardError(f"{path}: no boards in the file")
+        return boards
+    from ludolab.envs.gallery.deal import iter_deals
+
+    deals = list(iter_deals(path))
+    wrong = [d for d in deals if d.n_players != players]
+    if not deals or wrong:
+        raise SimulationError(
+            f"--setups {path}: needs deals for {players} players"
+            + (f"; deal {wrong[0].id} is for {wrong[0].n_players}" if wrong else " (none found)")
+        )
+    return deals
 
 
 def _exhibits(args: argparse.Namespace) -> int:

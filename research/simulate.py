@@ -42,12 +42,13 @@ def seed_of(seq: np.random.SeedSequence) -> int:
 def split_agent_list(text: str) -> list[str]:
     """Split ``"greedy:trade=false,offers=false,random"`` into one spec per seat.
 
-    Commas separate seats, except that a ``key=value`` item without its own agent name belongs
-    to the spec before it.
+    Commas separate seats, except that a ``key=value`` item (a plain name before the ``=``, as
+    in ``algo=sb3_contrib:MaskablePPO``) belongs to the spec before it.
     """
     specs: list[str] = []
     for item in (part.strip() for part in text.split(",")):
-        if "=" in item and ":" not in item and specs:
+        key, eq, _ = item.partition("=")
+        if eq and key.strip().replace("-", "_").isidentifier() and specs:
             specs[-1] += "," + item
         elif item:
             specs.append(item)

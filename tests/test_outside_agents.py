@@ -93,7 +93,9 @@ def test_an_entry_point_name_works_like_a_shipped_name(lab):
     assert agent.spec == "first:offset=2"
     with pytest.raises(AgentSpecError, match="entry point 'labagents:Missing' does not load"):
         CATAN.parse("broken")
-    with pytest.raises(AgentSpecError, match="known agents: greedy, lookahead, random, broken"):
+    with pytest.raises(
+        AgentSpecError, match="known agents: greedy, lookahead, mcts, random, broken"
+    ):
         CATAN.parse("ppo")
 
 
@@ -183,3 +185,71 @@ def test_dask_workers_import_an_outside_agent_by_name(lab, tmp_path):
         )
     played = pq.read_table(run.path / "games.parquet").column("agents").to_pylist()
     assert any("labagents:FirstLegal?offset=1" in seats for seats in played)
+
+
+# ---------------------------------------------------------------------- the SB3 adapter
+
+FAKE_SB3 = '''
+import json
+
+import numpy as np
+
+
+class FakeMaskable:
+    """Stands in for sb3_contrib.MaskablePPO (no torch here): a saved "model" is a JSON file
+    with the action count and the observation size the env gives; ``predict`` checks the
+    observation it gets and plays the highest action the mask allows."""
+
+    def __init__(self, n, size):
+        self.action_space = type("Space", (), {"n": n})()
+        self.size = size
+
+    @classmethod
+    def load(cls, path, device="auto"):
+        saved = json.load(open(path))
+        return cls(saved["n"], saved["size"])
+
+    def predict(self, obs, action_masks=None, deterministic=True):
+        assert obs.shape == (self.size,) and obs.dtype == np.float32, obs.shape
+        assert 0.0 <= obs.min() and obs.max() <= 1.0
+        return np.int64(np.flatnonzero(action_masks)[-1]), None
+'''
+
+
+@pytest.mark.parametrize("game", ["gallery", "catan"])
+def test_the_sb3_adapter_plays_a_saved_policy_with_workers(lab, tmp_path, game):
+    """The adapter gives the policy the env's observation of its seat and the legal actions
+    as the mask, and plays what it predicts: the same games with 1 and 2 workers."""
+    if game == "gallery":
+        from ludolab.envs.gallery.actions import N_ACTIONS
+        from ludolab.envs.gallery.observation import observation_size
+
+        size, seats = observation_size(2), 2
+    else:
+        from ludolab.envs.catan.actions import N_ACTIONS
+        from ludolab.envs.catan.observation import observation_size
+
+        size, seats = observation_size(4), 4
+    (lab / "fakesb3.py").write_text(FAKE_SB3)
+    model = tmp_path / "model.zip"
+    model.write_text(json.dumps({"n": N_ACTIONS, "size": size}))
+    spec = f"ludolab.envs.sb3:SB3Agent?path={model},algo=fakesb3:FakeMaskable"
+    agents = ",".join([spec] + ["random"] * (seats - 1))
+    tables = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"{game}-{workers}.parquet"
+        args = ["simulate", game, "--agents", agents, "--games", "6", "--workers", workers]
+        done = cli(*args, "--batch", "2", "--out", str(out), "-q", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        tables.append(pq.read_table(out))
+    assert tables[0].equals(tables[1])
+    assert tables[0].column("agents")[0].as_py()[0] == spec
+
+
+def test_the_sb3_adapter_refuses_a_missing_model_before_playing(lab, tmp_path):
+    out = tmp_path / "games.parquet"
+    spec = f"ludolab.envs.sb3:SB3Agent?path={tmp_path / 'nothing.zip'}"
+    done = cli("simulate", "gallery", "--agents", f"{spec},random", "--out", str(out), cwd=tmp_path)
+    assert done.returncode == 2
+    assert "no such model file" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert not out.exists()

@@ -1,0 +1,96 @@
+"""How strong the search agents are: head-to-head win rates with Wilson intervals.
+
+    .venv/bin/python benchmarks/agent_strength.py [--games N] [--workers W] [--seed S]
+        [--match NAME ...] [--quick]
+
+Each match seats one agent (the challenger) against copies of one opponent, the challenger's
+seat rotating game by game (seat g mod n in game g), on a fair setup drawn from game g's seed
+(board or deal; ludolab.research.simulate.game_seed). Printed per match: the challenger's wins,
+its win rate with a 95% Wilson interval (statsmodels), the fair share (1 / players), whether
+the interval lies wholly above the fair share, and the challenger's CPU seconds per game
+(the whole game, all seats, divided by games; ``--workers`` runs games in parallel processes).
+
+The issue's targets: one search agent against three greedy ones in 4-player Catan, clearly
+above the fair 25%; the search agent against greedy in 2-player Masters Gallery, clearly above
+50%. The rest are context (the same opponents, the shipped non-search agents).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+from joblib import Parallel, delayed
+from statsmodels.stats.proportion import proportion_confint
+
+from ludolab.research.simulate import game_seed
+
+MATCHES = {
+    "catan-mcts-vs-greedy": ("catan", "mcts", "greedy", 4),
+    "catan-lookahead-vs-greedy": ("catan", "lookahead", "greedy", 4),
+    "catan-greedy-vs-random": ("catan", "greedy", "random", 4),
+    "gallery-mcts-vs-greedy": ("gallery", "mcts", "greedy", 2),
+    "gallery-greedy-vs-random": ("gallery", "greedy", "random", 2),
+    "gallery-mcts-vs-greedy-4p": ("gallery", "mcts", "greedy", 4),
+}
+DEFAULT = ("catan-mcts-vs-greedy", "gallery-mcts-vs-greedy")
+
+
+def play(game: str, challenger: str, opponent: str, players: int, seed: int, g: int):
+    """Game ``g`` of a match: (the challenger's share of the win, CPU seconds)."""
+    start = time.process_time()
+    s = game_seed(seed, g)
+    seat = g % players
+    specs = [opponent] * players
+    specs[seat] = challenger
+    if game == "catan":
+        from ludolab.envs.catan.agents import parse_agent_spec
+        from ludolab.envs.catan.play import play_game
+        from ludolab.research.catan.samplers import fair_board
+
+        record = play_game(fair_board(s), [parse_agent_spec(x) for x in specs], s)
+        won = 1.0 if record.winner == seat else 0.0
+    else:
+        from ludolab.envs.gallery.agents import parse_agent_spec as parse
+        from ludolab.envs.gallery.deal import shuffled_deal
+        from ludolab.envs.gallery.play import play_game as play_gallery
+
+        record = play_gallery(shuffled_deal(players, s), [parse(x) for x in specs], s)
+        won = 1.0 / len(record.winners) if seat in record.winners else 0.0
+    return won, time.process_time() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--match", nargs="*", choices=sorted(MATCHES), default=list(DEFAULT))
+    parser.add_argument("--quick", action="store_true", help="40 games per match")
+    args = parser.parse_args()
+    games = 40 if args.quick else args.games
+    print(f"{games} games per match, seed {args.seed}, {args.workers} workers")
+    print(
+        f"{'match':<28} {'challenger':<12} {'wins':>7} {'win rate [95% Wilson]':>24} "
+        f"{'fair':>5} {'above':>6} {'CPU s/game':>10}"
+    )
+    for name in args.match:
+        game, challenger, opponent, players = MATCHES[name]
+        results = Parallel(n_jobs=args.workers)(
+            delayed(play)(game, challenger, opponent, players, args.seed, g) for g in range(games)
+        )
+        wins = sum(w for w, _ in results)
+        cpu = sum(c for _, c in results) / games
+        low, high = proportion_confint(round(wins), games, method="wilson")
+        fair = 1 / players
+        print(
+            f"{name:<28} {challenger:<12} {wins:>7g} "
+            f"{wins / games:>9.1%} [{low:.1%}, {high:.1%}] {fair:>5.0%} "
+            f"{'yes' if low > fair else 'no':>6} {cpu:>10.2f}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
