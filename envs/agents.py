@@ -81,6 +81,17 @@ def play_out(
         step(forced if forced >= 0 else agents[game.acting].act(game, legal_actions()))
 
 
+def spec_string(name: str, params: dict[str, object], defaults: dict[str, object]) -> str:
+    """``name`` plus the parameters that differ from their defaults: ``greedy`` or
+    ``greedy:sharpness=3,opponents=mean`` (floats as ``%g``), as a registry parses it back."""
+    parts = [
+        f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+        for k, v in params.items()
+        if v != defaults[k]
+    ]
+    return name + (":" + ",".join(parts) if parts else "")
+
+
 ENTRY_POINTS = "ludolab.agents"  # the entry-point group of agents from other distributions
 
 

@@ -45,7 +45,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ludolab.envs.agents import Agent
+from ludolab.envs.agents import Agent, spec_string
 
 
 class Node:
@@ -123,12 +123,7 @@ class SearchAgent(Agent):
             "widen": self.widen,
             "root": self.root,
         }
-        parts = [
-            f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
-            for k, v in params.items()
-            if v != self._DEFAULTS[k]
-        ]
-        return self.name + (":" + ",".join(parts) if parts else "")
+        return spec_string(self.name, params, self._DEFAULTS)
 
     # -- the game-specific part -------------------------------------------------------------
 

@@ -42,6 +42,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ludolab.envs.agents import spec_string
 from ludolab.envs.gallery import actions as A
 from ludolab.envs.gallery.agents.base import Agent
 from ludolab.envs.gallery.cards import AWARD, DOUBLE, DRAW, N_ARTISTS, N_SYMBOLS, PLAIN
@@ -111,12 +112,7 @@ class GreedyAgent(Agent):
             "symbol_hold": self.symbol_hold,
             "opponents": self.opponents,
         }
-        parts = [
-            f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
-            for k, v in params.items()
-            if v != self._DEFAULTS[k]
-        ]
-        return self.name + (":" + ",".join(parts) if parts else "")
+        return spec_string(self.name, params, self._DEFAULTS)
 
     # ------------------------------------------------------------------ the position
 

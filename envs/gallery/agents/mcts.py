@@ -30,17 +30,6 @@ class MCTSAgent(SearchAgent, Agent):
     name = "mcts"
     policies = ("random", "greedy", "leader")
 
-    def __init__(
-        self,
-        playouts: int = 200,
-        seconds: float = 0.0,
-        c: float = 0.7,
-        policy: str = "greedy",
-        widen: float = 1.0,
-        root: str = "ucb",
-    ) -> None:
-        super().__init__(playouts, seconds, c, policy, widen, root)
-
     def make_policy(self, name: str) -> Agent:
         from ludolab.envs.gallery.agents import make_agent
 
