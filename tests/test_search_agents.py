@@ -13,7 +13,7 @@ from ludolab.envs.catan.agents import parse_agent_spec as parse_catan
 from ludolab.envs.catan.engine import DEV_DECK_COUNTS, Game
 from ludolab.envs.catan.play import play_game as play_catan
 from ludolab.envs.gallery.agents import parse_agent_spec as parse_gallery
-from ludolab.envs.gallery.cards import N_TYPES
+from ludolab.envs.gallery.cards import N_SYMBOLS, N_TYPES
 from ludolab.envs.gallery.deal import shuffled_deal
 from ludolab.envs.gallery.engine import SIMULTANEOUS_PLAY, GalleryOptions
 from ludolab.envs.gallery.engine import Game as GalleryGame
@@ -292,3 +292,39 @@ def test_gallery_clone_is_independent():
     while not copy.done:
         copy.step(copy.legal_actions()[-1])
     assert (game.hands[0], game.pile, game.scores, game.n_actions) == before
+
+
+def test_gallery_determinisation_ignores_what_an_opponent_put_face_down():
+    """An opponent's face-down card is hidden (artist included): changing it for a card from
+    the deck changes no determinisation and no decision of seat 0."""
+    for seed in range(40):
+        try:
+            game = _gallery_position(seed, HIDDEN_OPTIONS, False)
+        except LookupError:
+            continue
+        owner = next((q for q in (1, 2) if sum(game.face_down[q])), None)
+        if owner is None:
+            continue
+        other = game.clone()
+        t = next(t for t in range(N_TYPES) if other.face_down_types[owner][t])
+        i = next(i for i, c in enumerate(other.pile) if other.type_of[c] // N_SYMBOLS != t // N_SYMBOLS)
+        u = other.type_of[other.pile[i]]
+        other.pile[i] = next(
+            c for c in range(len(other.type_of)) if other.type_of[c] == t and c not in other.pile
+        )
+        for types, by_artist, d in ((t, t // N_SYMBOLS, -1), (u, u // N_SYMBOLS, 1)):
+            other.face_down_types[owner][types] += d
+            other.face_down[owner][by_artist] += d
+            other._table_types[types] += d
+        other.check_invariants()
+        assert other.face_up_types == game.face_up_types
+        outs = []
+        for g in (game, other):
+            agent = parse_gallery("mcts:playouts=16")
+            agent.reset(0, seed)
+            copies = [agent.determinise(g) for _ in range(4)]
+            decision = agent.act(g, g.legal_actions())
+            outs.append(([(c.hands, c.pile, c.face_down_types) for c in copies], decision))
+        assert outs[0] == outs[1]
+        return
+    pytest.fail("no position with an opponent's face-down card")

@@ -353,6 +353,18 @@ class Game:
         must show each seat only its own pick (the picked cards have left the hands)."""
         return tuple(self._simul_pending) if self.phase == SIMULTANEOUS_PLAY else ()
 
+    @property
+    def face_up_types(self) -> list[int]:
+        """Cards face up on the table this round (the extra card included), per card type:
+        what every seat can see. Face-down cards and hidden simultaneous picks are not in it."""
+        table = list(self._table_types)
+        for q in range(self.n_players):
+            for t, k in enumerate(self.face_down_types[q]):
+                table[t] -= k
+        for _, t in self.simultaneous_picks:
+            table[t] -= 1
+        return table
+
     def forced_action(self) -> int:
         """-1: every choice a Masters Gallery seat is asked to make is a decision (the faces
         ask the Catan engine the same question, see its ``forced_action``)."""

@@ -42,16 +42,7 @@ class MCTSAgent(SearchAgent, Agent):
     def determinise(self, game: Game) -> Game:
         copy = game.clone()
         me, n = self.seat, game.n_players
-        pending_types = [0] * N_TYPES
-        for _, t in game.simultaneous_picks:
-            pending_types[t] += 1
-        face_down_types = [0] * N_TYPES
-        for q in range(n):
-            for t in range(N_TYPES):
-                face_down_types[t] += game.face_down_types[q][t]
-        face_up = [
-            game._table_types[t] - face_down_types[t] - pending_types[t] for t in range(N_TYPES)
-        ]
+        face_up = game.face_up_types
         own_picks = [t for q, t in game.simultaneous_picks if q == me]
         unseen: list[int] = []
         for t in range(N_TYPES):
