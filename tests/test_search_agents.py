@@ -307,7 +307,9 @@ def test_gallery_determinisation_ignores_what_an_opponent_put_face_down():
             continue
         other = game.clone()
         t = next(t for t in range(N_TYPES) if other.face_down_types[owner][t])
-        i = next(i for i, c in enumerate(other.pile) if other.type_of[c] // N_SYMBOLS != t // N_SYMBOLS)
+        i = next(
+            i for i, c in enumerate(other.pile) if other.type_of[c] // N_SYMBOLS != t // N_SYMBOLS
+        )
         u = other.type_of[other.pile[i]]
         other.pile[i] = next(
             c for c in range(len(other.type_of)) if other.type_of[c] == t and c not in other.pile
