@@ -314,7 +314,8 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     lad.add_argument(
         "--setups",
         metavar="FILE",
-        help="boards (Catan) or deals (Gallery), .jsonl; default: a fair one per rotation set",
+        help="boards (Catan) or deals (Gallery), .jsonl or one .json; rotation set s plays "
+        "setup s mod their number (default: a fair one per rotation set)",
     )
     lad.add_argument("--out", "-o", required=True, help="output folder")
     lad.add_argument(
@@ -1068,16 +1069,18 @@ def _ladder(args: argparse.Namespace) -> int:
 
 
 def _ladder_setups(game: str, path: str, players: int) -> list:
+    """The boards or deals of ``--setups`` (.jsonl, or one in a .json file)."""
+    one = not path.endswith(".jsonl")
     if game == "catan":
-        from ludolab.envs.catan.board import BoardError, iter_boards
+        from ludolab.envs.catan.board import BoardError, iter_boards, read_board
 
-        boards = list(iter_boards(path))
+        boards = [read_board(path)] if one else list(iter_boards(path))
         if not boards:
             raise BoardError(f"{path}: no boards in the file")
         return boards
-    from ludolab.envs.gallery.deal import iter_deals
+    from ludolab.envs.gallery.deal import iter_deals, read_deal
 
-    deals = list(iter_deals(path))
+    deals = [read_deal(path)] if one else list(iter_deals(path))
     wrong = [d for d in deals if d.n_players != players]
     if not deals or wrong:
         raise SimulationError(

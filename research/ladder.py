@@ -260,13 +260,19 @@ def ladder_figure(ratings: pd.DataFrame, title: str, path: Path) -> None:
     ax.errorbar(
         shown.rating,
         y,
-        xerr=[shown.rating - shown.rating_low, shown.rating_high - shown.rating],
+        # A percentile interval need not hold the point estimate (nor, by rounding, when
+        # every resample gives the same rating): no negative bar lengths.
+        xerr=[
+            np.maximum(shown.rating - shown.rating_low, 0),
+            np.maximum(shown.rating_high - shown.rating, 0),
+        ],
         fmt="o",
         color="#1f4e79",
         capsize=4,
     )
     ax.set_yticks(y, [str(a) for a in shown.agent])
-    ax.axvline(25, color="0.6", linewidth=0.8, linestyle="--")
+    ax.axvline(25, color="0.6", linewidth=0.8, linestyle="--", label="a new agent's rating")
+    ax.legend(loc="lower right", fontsize="small", frameon=False)
     ax.set_xlabel("rating (Plackett-Luce mu, 95% bootstrap interval over rotation sets)")
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)

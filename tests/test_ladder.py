@@ -111,3 +111,20 @@ def test_a_bad_agent_stops_the_ladder_before_anything_is_written(tmp_path):
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "playouts must be a whole number >= 1" in done.stderr
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_the_ladder_plays_given_deals_and_refuses_deals_for_other_tables(tmp_path):
+    from ludolab.envs.gallery.deal import shuffled_deal, write_deals
+
+    deals = [shuffled_deal(2, s) for s in range(3)]
+    write_deals(deals, tmp_path / "deals.jsonl")
+    out = tmp_path / "ladder"
+    args = ["gallery", "--agents", "random,greedy", "--rounds", "5", "-q"]
+    done = ladder(*args, "--setups", "deals.jsonl", "--out", str(out), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    games = pq.read_table(out / "games.parquet").to_pandas()
+    assert list(games.setup_id[::2]) == [deals[s % 3].id for s in range(5)]
+    write_deals([shuffled_deal(3, 1)], tmp_path / "three.jsonl")
+    bad = ladder(*args, "--setups", "three.jsonl", "--out", str(tmp_path / "b"), cwd=tmp_path)
+    assert bad.returncode == 2 and "deals for 2 players" in bad.stderr
+    assert not (tmp_path / "b").exists()
