@@ -1049,7 +1049,9 @@ def _ladder(args: argparse.Namespace) -> int:
         f"{n_games:,} games: every {players} of the {len(agents)} agents, {args.rounds} "
         f"rounds, all {players} seat rotations on one setup and seed; {source}; seed "
         f"{args.seed} (`ludolab ladder {args.game} --agents {','.join(agents)} --players "
-        f"{players} --rounds {args.rounds} --seed {args.seed}`)."
+        f"{players} --rounds {args.rounds} --seed {args.seed}"
+        + (f" --setups {args.setups}" if args.setups else "")
+        + "`)."
     )
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
