@@ -1,7 +1,7 @@
 """How strong the search agents are: head-to-head win rates with Wilson intervals.
 
     .venv/bin/python benchmarks/agent_strength.py [--games N] [--workers W] [--seed S]
-        [--match NAME ...] [--quick]
+        [--match NAME ...] [--challenger SPEC] [--quick]
 
 Each match seats one agent (the challenger) against copies of one opponent, the challenger's
 seat rotating game by game (seat g mod n in game g), on a fair setup drawn from game g's seed
@@ -67,6 +67,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--match", nargs="*", choices=sorted(MATCHES), default=list(DEFAULT))
+    parser.add_argument(
+        "--challenger",
+        help="play this agent spec instead of each match's challenger (a strength level: "
+        "mcts:playouts=3000)",
+    )
     parser.add_argument("--quick", action="store_true", help="40 games per match")
     args = parser.parse_args()
     games = 40 if args.quick else args.games
@@ -77,6 +82,7 @@ def main() -> None:
     )
     for name in args.match:
         game, challenger, opponent, players = MATCHES[name]
+        challenger = args.challenger or challenger
         results = Parallel(n_jobs=args.workers)(
             delayed(play)(game, challenger, opponent, players, args.seed, g) for g in range(games)
         )
