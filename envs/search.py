@@ -115,7 +115,11 @@ class SearchAgent(Agent):
 
     @property
     def spec(self) -> str:
-        params = {
+        return spec_string(self.name, self._parameters(), self._DEFAULTS)
+
+    def _parameters(self) -> dict[str, object]:
+        """The parameters a spec records, by name (a game's agent may add its own)."""
+        return {
             "playouts": self.playouts,
             "seconds": self.seconds,
             "c": self.c,
@@ -123,7 +127,6 @@ class SearchAgent(Agent):
             "widen": self.widen,
             "root": self.root,
         }
-        return spec_string(self.name, params, self._DEFAULTS)
 
     # -- the game-specific part -------------------------------------------------------------
 
@@ -191,9 +194,7 @@ class SearchAgent(Agent):
         is tried from the same determinisations (common random numbers), then the worse half
         goes, until one is left; below each root action the tree grows as usual."""
         me, n = self.seat, game.n_players
-        children = {a: Node(n) for a in legal}
-        total = dict.fromkeys(legal, 0.0)
-        tries = dict.fromkeys(legal, 0)
+        children = {a: Node(n) for a in legal}  # each iteration from one adds to its totals
         left = list(legal)
         rounds = math.ceil(math.log2(len(left)))
         for _ in range(rounds):
@@ -202,9 +203,9 @@ class SearchAgent(Agent):
                 for a in left:
                     copy = self.copy(shared)
                     copy.step(a)
-                    total[a] += self._iterate(children[a], copy, players)[me]
-                    tries[a] += 1
-            left.sort(key=lambda a: -total[a] / tries[a])  # stable: ties keep legal order
+                    self._iterate(children[a], copy, players)
+            # stable: ties keep legal order
+            left.sort(key=lambda a: -children[a].total[me] / children[a].visits)
             left = left[: math.ceil(len(left) / 2)]
         return left[0]
 

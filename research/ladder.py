@@ -29,7 +29,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ludolab.research.simulate import SEATS, TITLES, check_lineup, game_seed
+from ludolab.envs.agents import registry_of
+from ludolab.research.simulate import SEATS, TITLES, game_seed
 
 ORDERS = 10  # random game orders averaged for the point estimate
 BOOTSTRAP = 200  # resamples of the rotation sets for the intervals
@@ -77,8 +78,9 @@ def ladder_tasks(
         raise ValueError(f"{TITLES[game]} is played by {low}-{high} players, not {players}")
     if len(agents) < players:
         raise ValueError(f"{players}-player games need at least {players} agents in the ladder")
+    registry = registry_of(game)
     for spec in agents:  # each spec resolves, before anything is played or written
-        check_lineup(game, [spec] * players)
+        registry.parse(spec)
     sets = []
     for _ in range(rounds):
         for lineup in lineups(agents, players):

@@ -162,9 +162,28 @@ def test_catan_search_agent_plays_reproducible_games():
 
 
 def test_catan_search_agent_searching_every_decision_plays_a_legal_game():
-    specs = ["mcts:playouts=4,search=all,root=ucb", "random", "random"]
-    record = play_catan(fair_board(4), [parse_catan(s) for s in specs], 1)
+    """Searching every phase, its choices are legal (the engine raises on any other) and the
+    search really decides: it is asked in the main phase and leaves greedy's choice there."""
+    from ludolab.envs.catan.agents import MCTSAgent
+    from ludolab.envs.catan.engine import MAIN
+
+    shadow = make_catan("greedy")
+    asked = differed = 0
+
+    class Watched(MCTSAgent):
+        def act(self, game, legal):
+            nonlocal asked, differed
+            action = super().act(game, legal)
+            if game.phase == MAIN and len(legal) > 1:
+                asked += 1
+                differed += action != shadow.act(game, list(legal))
+            return action
+
+    watched = Watched(playouts=4, search="all", root="ucb")
+    shadow.reset(0, 1)
+    record = play_catan(fair_board(4), [watched, make_catan("random"), make_catan("random")], 1)
     assert record.winner is not None or record.truncated
+    assert asked > 0 and differed > 0
 
 
 @pytest.mark.parametrize(

@@ -67,12 +67,9 @@ class MCTSAgent(SearchAgent, Agent):
     ``+``-separated from ``setup`` (the two settlements and roads), ``robber`` (where to move
     it, whom to rob), ``turn`` (before the roll, the main phase, free roads), ``discard``,
     ``trade`` (answering and confirming domestic offers), or ``all``. Default ``setup``: the
-    placements decide most of a game, and there the search beats the greedy policy by a wide
-    margin (benchmarks/agent_strength.py); searching the main phase as well, at budgets a
-    study can afford (a few hundred playouts per decision among some twenty actions), played
-    worse than the greedy policy it replaced (1 win in 17 games against three greedy agents at
-    100 playouts), and searching the robber too cost 3.5x the time for no measurable gain (9
-    wins in 22 games against 27 in 66).
+    placements decide much of a game, and there the search beats the greedy policy
+    (benchmarks/agent_strength.py); searching the main phase or the robber as well costs many
+    times the time per game, and at the budgets tried neither beat placements-only search.
     """
 
     name = "mcts"
@@ -83,7 +80,7 @@ class MCTSAgent(SearchAgent, Agent):
         "root": "halving",
         "search": "setup",
     }
-    _view: Any = None  # the play module's LegalView (see make_policy)
+    _view: Any = None  # the play module's LegalView (see reset)
     lazy_legal = True  # decisions it does not search go to its policy agent, which is lazy
 
     def __init__(
@@ -107,15 +104,15 @@ class MCTSAgent(SearchAgent, Agent):
         self._searched = frozenset(p for x in names for p in DECISIONS[x])
         self._base: Any = None
 
-    @property
-    def spec(self) -> str:
-        base = super().spec
-        if self.search == self._DEFAULTS["search"]:
-            return base
-        return base + ("," if ":" in base else ":") + f"search={self.search}"
+    def _parameters(self) -> dict[str, object]:
+        return {**super()._parameters(), "search": self.search}
 
     def reset(self, seat: int, seed: int) -> None:
+        # Imported here: the play module imports this package (and so this module).
+        from ludolab.envs.catan.play import LegalView
+
         super().reset(seat, seed)
+        self._view = LegalView
         self._base = self.make_policy(self.policy)
         self._base.reset(seat, seed)
 
@@ -125,11 +122,8 @@ class MCTSAgent(SearchAgent, Agent):
         return self._base.act(game, legal)
 
     def make_policy(self, name: str) -> Agent:
-        # Imported here: the play module imports this package (and so this module).
         from ludolab.envs.catan.agents import make_agent
-        from ludolab.envs.catan.play import LegalView
 
-        self._view = LegalView
         return make_agent(name)
 
     def policy_action(self, agent: Any, game: Game) -> int:
