@@ -93,7 +93,7 @@ def main() -> None:
         print(
             f"{name:<28} {challenger:<12} {wins:>7g} "
             f"{wins / games:>9.1%} [{low:.1%}, {high:.1%}] {fair:>5.0%} "
-            f"{'yes' if low > fair else 'no':>6} {cpu:>10.2f}",
+            f"{'yes' if low > fair else 'no':>6} {cpu:>10.3f}",
             flush=True,
         )
 

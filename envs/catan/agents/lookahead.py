@@ -1,16 +1,33 @@
-"""One-step lookahead: try each deterministic main-phase action on a copy, keep the best.
+"""``lookahead``: plays the placement round ahead before choosing its first settlement, and
+(optionally) tries each deterministic main-phase action on a copy of the game.
 
-In the main phase the agent applies every legal build (settlement, city, road), bank trade and
-year-of-plenty choice to a copy of the game and scores the resulting position with a linear
-value function of what its seat can see (:meth:`LookaheadAgent.value`). It takes the best action
-if it beats the current position (ending the turn) by a margin. Actions whose outcome is chance
-or hidden information — buying a card, knights and the robber, monopoly (it would read opponents'
-hands), road building, domestic offers — and every other phase follow the greedy policy it
-inherits from :class:`~ludolab.envs.catan.agents.greedy.GreedyAgent`.
+**The placement round** (default). For its first settlement the agent takes the
+``candidates`` best spots by the greedy agent's value of a fresh spot, and for each plays the
+rest of the placement round out on a copy of the game with a greedy agent in every seat, its
+own included (placements draw nothing at random, so one play-out per spot is the whole
+answer under that model of the others). It keeps the spot whose settlements are worth most
+when the round is over: the greedy value of the first as a fresh spot plus that of the second
+given the first's production (:func:`~ludolab.envs.catan.agents.greedy.spot_value`). Greedy
+chooses its first settlement without asking what the others will leave for its second; this
+is the difference, measured in ``benchmarks/agent_strength.py`` (match
+``catan-lookahead-vs-greedy``).
 
-Trials are played on copies, so deciding never changes the real game:
-``game.clone(share_randomness=True)``, which shares the random streams instead of copying them
-(safe because only actions that draw nothing are tried; ~1.5x faster lookahead games, measured).
+**The main phase** (``main=true``). The agent applies every legal build (settlement, city,
+road), bank trade and year-of-plenty choice to a copy of the game and scores the resulting
+position with a linear value function of what its seat can see (:meth:`LookaheadAgent.value`).
+It takes the best action if it beats the current position (ending the turn) by a margin.
+Actions whose outcome is chance or hidden information — buying a card, knights and the robber,
+monopoly (it would read opponents' hands), road building, domestic offers — follow the greedy
+policy. This was the agent's only lookahead before the placement round; it is *weaker* than
+greedy against three greedy agents (benchmarks/README.md), so it is off by default and kept
+for studies that used it.
+
+Every other decision follows the greedy policy the agent inherits from
+:class:`~ludolab.envs.catan.agents.greedy.GreedyAgent`. Trials are played on copies, so
+deciding never changes the real game. The main phase's copies share the random streams
+(``game.clone(share_randomness=True)``; safe because only actions that draw nothing are tried,
+and ~1.5x faster lookahead games, measured); the placement round's copies copy them, since
+the last placement starts the first turn, whose dice are rolled at once.
 """
 
 from __future__ import annotations
@@ -21,6 +38,7 @@ from mypy_extensions import mypyc_attr
 
 from ludolab.envs.catan import actions as A
 from ludolab.envs.catan.agents.greedy import (
+    _NEG_INF,
     BUILD_COSTS,
     CITY,
     DEV,
@@ -29,8 +47,17 @@ from ludolab.envs.catan.agents.greedy import (
     SETTLEMENT,
     SETTLEMENTS_PER_PLAYER,
     GreedyAgent,
+    spot_value,
 )
-from ludolab.envs.catan.engine import DEV_COST, KNIGHT, VICTORY_POINT, Game, tables
+from ludolab.envs.catan.engine import (
+    DEV_COST,
+    KNIGHT,
+    SETUP_ROAD,
+    SETUP_SETTLEMENT,
+    VICTORY_POINT,
+    Game,
+    tables,
+)
 
 # Deterministic main-phase actions the lookahead tries: builds, bank trades, year of plenty.
 _TRIED_RANGES = ((A.SETTLEMENT, A.ROBBER), (A.YEAR_OF_PLENTY, A.MONOPOLY), (A.MARITIME, A.OFFER))
@@ -44,7 +71,12 @@ def _tried(a: int) -> bool:
 # is a subclass in a researcher's own module.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class LookaheadAgent(GreedyAgent):
-    """One-step lookahead over deterministic main-phase actions, greedy elsewhere.
+    """Lookahead over the placement round (and with ``main=true`` over deterministic
+    main-phase actions), greedy elsewhere; see the module docstring.
+
+    ``candidates``: how many first-settlement spots (the best by greedy's fresh-spot value)
+    are played ahead; 1 or fewer places the first settlement as greedy does. ``main``: also
+    look one action ahead in the main phase, scoring positions as follows.
 
     Value of a position for the agent's seat (all weights are parameters; units in brackets):
 
@@ -68,7 +100,9 @@ class LookaheadAgent(GreedyAgent):
     """
 
     name = "lookahead"
-    lazy_legal = False  # its main phase tries every legal action: it reads the list
+    # Greedy's main phase asks game.is_legal; with ``main`` the lazy view is read in full, which
+    # is still correct (a LegalView is a sequence).
+    lazy_legal = True
 
     _DEFAULT_WEIGHTS = {
         "w_vp": 10.0,
@@ -105,8 +139,17 @@ class LookaheadAgent(GreedyAgent):
         w_expand: float = 0.4,
         w_threat: float = 3.0,
         margin: float = 0.05,
+        candidates: int = 12,
+        main: bool = False,
     ) -> None:
         super().__init__(trade=trade, offers=offers, dev_cards=dev_cards, robber=robber)
+        if isinstance(candidates, bool) or not isinstance(candidates, int):
+            raise ValueError(f"candidates must be a whole number, got {candidates!r}")
+        self.candidates = candidates
+        self.main = bool(main)
+        # One greedy agent per seat for the placement round's play-outs (made on first use).
+        self._placers: list[GreedyAgent] = []
+        self._seed = 0
         self.w_vp = float(w_vp)
         self.w_prod = float(w_prod)
         self.w_diversity = float(w_diversity)
@@ -121,6 +164,10 @@ class LookaheadAgent(GreedyAgent):
         self.w_threat = float(w_threat)
         self.margin = float(margin)
 
+    def reset(self, seat: int, seed: int) -> None:
+        super().reset(seat, seed)
+        self._seed = seed  # the placement round's play-outs are seeded with the game's seed
+
     @property
     def spec(self) -> str:
         base = super().spec
@@ -129,6 +176,10 @@ class LookaheadAgent(GreedyAgent):
             for k, default in self._DEFAULT_WEIGHTS.items()
             if getattr(self, k) != default
         ]
+        if self.candidates != 12:
+            parts.append(f"candidates={self.candidates}")
+        if self.main:
+            parts.append("main=true")
         if not parts:
             return self.name + base[len(self.name) :]
         sep = "," if ":" in base else ":"
@@ -235,9 +286,56 @@ class LookaheadAgent(GreedyAgent):
                 best = max(best, self.value(trial))
         return best
 
+    # ------------------------------------------------------------------ the placement round
+
+    def _setup_settlement(self, game: Game, legal: Sequence[int]) -> int:
+        p = self.seat
+        if self.candidates <= 1 or any(self.production(game, p)):
+            return super()._setup_settlement(game, legal)
+        fresh = self.info.fresh_value
+        spots = sorted(legal, key=lambda a: -fresh[a - A.SETTLEMENT])[: self.candidates]
+        if len(self._placers) != game.n_players:
+            self._placers = [
+                GreedyAgent(self.trade, self.offers, self.dev_cards, self.robber)
+                for _ in range(game.n_players)
+            ]
+        best, best_value = spots[0], _NEG_INF
+        for a in spots:
+            # A full copy, random streams too: the last placement rolls the first turn's dice.
+            trial = game.clone()
+            trial.step(a)
+            for q, placer in enumerate(self._placers):
+                # The game's seed for every spot: the others break ties alike in each play-out.
+                placer.reset(q, self._seed)
+            while trial.phase == SETUP_SETTLEMENT or trial.phase == SETUP_ROAD:
+                placer = self._placers[trial.acting]
+                trial.step(placer.act(trial, trial.legal_actions()))
+            value = self._placement_value(trial, a - A.SETTLEMENT)
+            if value > best_value:
+                best, best_value = a, value
+        return best
+
+    def _placement_value(self, game: Game, first: int) -> float:
+        """The seat's buildings after the placement round, by greedy's spot values: ``first``
+        as a fresh spot, then each other building given the production before it."""
+        p = self.seat
+        info = self.info
+        prod = list(info.node_pips[first])
+        value = info.fresh_value[first]
+        for v in sorted(game.network[p]):
+            if v != first and game.owner[v] == p:
+                value += spot_value(info, v, prod)
+                k = game.building[v]
+                row = info.node_pips[v]
+                for r in range(N_RES):
+                    prod[r] += k * row[r]
+        return value
+
     # ------------------------------------------------------------------ the main phase
 
     def _main(self, game: Game, legal: Sequence[int]) -> int:
+        if not self.main:
+            return super()._main(game, legal)
         p = self.seat
         if self.dev_cards:
             play = self._dev_play(game, legal)
