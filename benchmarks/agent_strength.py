@@ -24,7 +24,7 @@ import time
 from joblib import Parallel, delayed
 from statsmodels.stats.proportion import proportion_confint
 
-from ludolab.research.simulate import game_seed
+from ludolab.research.simulate import fair_setup, game_seed, play_one
 
 MATCHES = {
     "catan-mcts-vs-greedy": ("catan", "mcts", "greedy", 4),
@@ -44,20 +44,12 @@ def play(game: str, challenger: str, opponent: str, players: int, seed: int, g: 
     seat = g % players
     specs = [opponent] * players
     specs[seat] = challenger
+    record = play_one(game, fair_setup(game, players, s), specs, s)
     if game == "catan":
-        from ludolab.envs.catan.agents import parse_agent_spec
-        from ludolab.envs.catan.play import play_game
-        from ludolab.research.catan.samplers import fair_board
-
-        record = play_game(fair_board(s), [parse_agent_spec(x) for x in specs], s)
-        won = 1.0 if record.winner == seat else 0.0
+        winners = [] if record.winner is None else [record.winner]
     else:
-        from ludolab.envs.gallery.agents import parse_agent_spec as parse
-        from ludolab.envs.gallery.deal import shuffled_deal
-        from ludolab.envs.gallery.play import play_game as play_gallery
-
-        record = play_gallery(shuffled_deal(players, s), [parse(x) for x in specs], s)
-        won = 1.0 / len(record.winners) if seat in record.winners else 0.0
+        winners = list(record.winners)
+    won = 1.0 / len(winners) if seat in winners else 0.0
     return won, time.process_time() - start
 
 

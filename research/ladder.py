@@ -30,7 +30,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ludolab.envs.agents import registry_of
-from ludolab.research.simulate import SEATS, TITLES, game_seed
+from ludolab.research.simulate import SEATS, TITLES, fair_setup, game_seed, play_one
 
 ORDERS = 10  # random game orders averaged for the point estimate
 BOOTSTRAP = 200  # resamples of the rotation sets for the intervals
@@ -102,7 +102,7 @@ def play_ladder_task(task: LadderTask) -> pa.Table:
     for s, lineup, seed, setup in task.sets:
         n = len(lineup)
         if setup is None:
-            setup = _fair(task.game, n, seed)
+            setup = fair_setup(task.game, n, seed)
         for k in range(n):
             seats = [lineup[(i - k) % n] for i in range(n)]  # lineup[i] sits in seat i + k
             scores, first = _play(task.game, setup, seats, seed, task.options)
@@ -116,29 +116,11 @@ def play_ladder_task(task: LadderTask) -> pa.Table:
     return pa.table(rows)
 
 
-def _fair(game: str, players: int, seed: int) -> Any:
-    if game == "catan":
-        from ludolab.research.catan.samplers import fair_board
-
-        return fair_board(seed)
-    from ludolab.envs.gallery.deal import shuffled_deal
-
-    return shuffled_deal(players, seed)
-
-
 def _play(game: str, setup: Any, seats: list[str], seed: int, options: Any) -> tuple[list, list]:
     """Each seat's score (Catan: victory points; Gallery: money) and the seats that won."""
+    record = play_one(game, setup, seats, seed, options)
     if game == "catan":
-        from ludolab.envs.catan.agents import parse_agent_spec
-        from ludolab.envs.catan.play import play_game
-
-        record = play_game(setup, [parse_agent_spec(s) for s in seats], seed, options)
-        winners = [] if record.winner is None else [record.winner]
-        return list(record.final_vp), winners
-    from ludolab.envs.gallery.agents import parse_agent_spec as parse_gallery
-    from ludolab.envs.gallery.play import play_game as play_gallery
-
-    record = play_gallery(setup, [parse_gallery(s) for s in seats], seed, options)
+        return list(record.final_vp), [] if record.winner is None else [record.winner]
     return list(record.final_scores), list(record.winners)
 
 

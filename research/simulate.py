@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -166,31 +166,49 @@ def batch_tasks(
         )
 
 
+def fair_setup(game: str, players: int, seed: int) -> Any:
+    """The fair setup of ``game`` drawn from ``seed``: a fair-shuffle Catan board
+    (:func:`ludolab.research.catan.samplers.fair_board`), or a shuffled Masters Gallery deal
+    for ``players`` seats."""
+    if game == "catan":
+        from ludolab.research.catan.samplers import fair_board
+
+        return fair_board(seed)
+    from ludolab.envs.gallery.deal import shuffled_deal
+
+    return shuffled_deal(players, seed)
+
+
+def play_one(game: str, setup: Any, specs: Sequence[str], seed: int, options: Any = None) -> Any:
+    """One game of ``game`` on ``setup`` (a board or a deal) with fresh agents made from
+    ``specs`` (one per seat, in seat order) and game seed ``seed``; the game's record (Catan's
+    or Masters Gallery's ``GameRecord``)."""
+    if game == "catan":
+        from ludolab.envs.catan.agents import parse_agent_spec
+        from ludolab.envs.catan.play import play_game
+
+        return play_game(setup, [parse_agent_spec(s) for s in specs], seed, options)
+    from ludolab.envs.gallery.agents import parse_agent_spec as parse_gallery
+    from ludolab.envs.gallery.play import play_game as play_gallery
+
+    return play_gallery(setup, [parse_gallery(s) for s in specs], seed, options)
+
+
 def play_batch(task: BatchTask) -> pa.Table:
     """Play a batch's games; one row per game: ``setup`` (the index of its setup in the list;
     the game's own index when each game has a fair shuffle), ``game`` (its index) and the
     record's fields.
     Every game gets fresh agents, so a batch's games do not depend on what else a process
     played (the same games whatever the batch size or the number of workers)."""
-    fair: Callable[[int], Any]
-    if task.game == "catan":
-        from ludolab.envs.catan.agents import parse_agent_spec
-        from ludolab.envs.catan.play import play_game
-        from ludolab.research.catan.samplers import fair_board as fair
-    else:
-        from ludolab.envs.gallery.agents import parse_agent_spec  # type: ignore[assignment]
-        from ludolab.envs.gallery.deal import shuffled_deal
-        from ludolab.envs.gallery.play import play_game  # type: ignore[assignment]
-
-        def fair(seed: int) -> Any:
-            return shuffled_deal(len(task.agent_specs), seed)
-
+    players = len(task.agent_specs)
     records = []
     for i in task.games:
         seed = game_seed(task.seed, i)
-        setup = fair(seed) if task.setups is None else task.setups[i % task.n_setups]
-        agents = [parse_agent_spec(spec) for spec in task.agent_specs]
-        records.append(play_game(setup, agents, seed, task.options))  # type: ignore[arg-type]
+        if task.setups is None:
+            setup = fair_setup(task.game, players, seed)
+        else:
+            setup = task.setups[i % task.n_setups]
+        records.append(play_one(task.game, setup, task.agent_specs, seed, task.options))
     games = list(task.games)
     setups = games if task.setups is None else [i % task.n_setups for i in games]
     return records_columns(records, {"setup": setups, "game": games})
