@@ -333,9 +333,8 @@ def test_gallery_determinisation_ignores_what_an_opponent_put_face_down():
         other.pile[i] = next(
             c for c in range(len(other.type_of)) if other.type_of[c] == t and c not in other.pile
         )
-        for types, by_artist, d in ((t, t // N_SYMBOLS, -1), (u, u // N_SYMBOLS, 1)):
+        for types, d in ((t, -1), (u, 1)):
             other.face_down_types[owner][types] += d
-            other.face_down[owner][by_artist] += d
             other._table_types[types] += d
         other.check_invariants()
         assert other.face_up_types == game.face_up_types

@@ -263,8 +263,7 @@ class Game:
         # This round: face-up cards per seat and artist, face-down cards, cards per artist on
         # the table (face up, extra card included), and per type (for the card count).
         self.exhibit = [[0] * N_ARTISTS for _ in range(n)]
-        self.face_down = [[0] * N_ARTISTS for _ in range(n)]
-        self.face_down_types = [[0] * N_TYPES for _ in range(n)]  # the same cards, by type
+        self.face_down_types = [[0] * N_TYPES for _ in range(n)]  # own face-down cards, by type
         self.artist_count = [0] * N_ARTISTS
         self.extra_count = [0] * N_ARTISTS
         self._table_types = [0] * N_TYPES  # displayed, face-down, extra and pending this round
@@ -354,6 +353,15 @@ class Game:
         return tuple(self._simul_pending) if self.phase == SIMULTANEOUS_PLAY else ()
 
     @property
+    def face_down(self) -> list[list[int]]:
+        """Each seat's face-down cards this round per artist, shape (n_players, 5): a new list
+        read from ``face_down_types`` (changing it changes nothing)."""
+        return [
+            [sum(types[a * N_SYMBOLS : (a + 1) * N_SYMBOLS]) for a in range(N_ARTISTS)]
+            for types in self.face_down_types
+        ]
+
+    @property
     def face_up_types(self) -> list[int]:
         """Cards face up on the table this round (the extra card included), per card type:
         what every seat can see. Face-down cards and hidden simultaneous picks are not in it."""
@@ -428,7 +436,6 @@ class Game:
                 t = action - A.SECOND
                 self.hands[p][t] -= 1
                 self.hand_size[p] -= 1
-                self.face_down[p][t // N_SYMBOLS] += 1
                 self.face_down_types[p][t] += 1
                 self._table_types[t] += 1
                 self._next_turn()
@@ -603,8 +610,9 @@ class Game:
 
     def _end_round(self, closer: int | None) -> None:
         n, o = self.n_players, self.options
+        face_down = self.face_down
         exhibits = tuple(
-            tuple(self.exhibit[q][a] + self.face_down[q][a] for a in range(N_ARTISTS))
+            tuple(self.exhibit[q][a] + face_down[q][a] for a in range(N_ARTISTS))
             for q in range(n)
         )
         totals = [
@@ -640,7 +648,6 @@ class Game:
             table[t] = 0
         for q in range(n):
             self.exhibit[q] = [0] * N_ARTISTS
-            self.face_down[q] = [0] * N_ARTISTS
             self.face_down_types[q] = [0] * N_TYPES
         self.artist_count = [0] * N_ARTISTS
         self.extra_count = [0] * N_ARTISTS
@@ -666,6 +673,7 @@ class Game:
         """Raise :class:`InvariantError` if a conservation law or cached value is off."""
         n = self.n_players
         problems = []
+        face_down = self.face_down
         # Every card is somewhere: deck + hands + on the table this round + discarded.
         in_pile = [0] * N_TYPES
         for c in self.pile:
@@ -684,12 +692,6 @@ class Game:
         for q in range(n):
             if sum(self.hands[q]) != self.hand_size[q]:
                 problems.append(f"seat {q}: hand {sum(self.hands[q])} vs size {self.hand_size[q]}")
-            by_artist = [
-                sum(self.face_down_types[q][a * N_SYMBOLS : (a + 1) * N_SYMBOLS])
-                for a in range(N_ARTISTS)
-            ]
-            if by_artist != self.face_down[q]:
-                problems.append(f"seat {q}: face-down {self.face_down[q]} vs by type {by_artist}")
         # The table this round, per artist.
         for a in range(N_ARTISTS):
             face_up = self.extra_count[a] + sum(self.exhibit[q][a] for q in range(n))
@@ -697,7 +699,7 @@ class Game:
             on_table = sum(
                 self._table_types[t] for t in range(a * N_SYMBOLS, (a + 1) * N_SYMBOLS)
             )
-            hidden = sum(self.face_down[q][a] for q in range(n))
+            hidden = sum(face_down[q][a] for q in range(n))
             if face_up != self.artist_count[a]:
                 problems.append(f"artist {a}: count {self.artist_count[a]}, table {face_up}")
             if on_table != face_up + hidden + pending:

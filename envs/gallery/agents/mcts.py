@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ludolab.envs.gallery.agents.base import Agent
-from ludolab.envs.gallery.cards import N_ARTISTS, N_SYMBOLS, N_TYPES
+from ludolab.envs.gallery.cards import N_TYPES
 from ludolab.envs.search import SearchAgent
 
 if TYPE_CHECKING:
@@ -65,13 +65,9 @@ class MCTSAgent(SearchAgent, Agent):
                 hand[next(cards)] += 1
             copy.hands[q] = hand
             down = [0] * N_TYPES
-            by_artist = [0] * N_ARTISTS
-            for _ in range(sum(game.face_down[q])):
-                t = next(cards)
-                down[t] += 1
-                by_artist[t // N_SYMBOLS] += 1
+            for _ in range(sum(game.face_down_types[q])):
+                down[next(cards)] += 1
             copy.face_down_types[q] = down
-            copy.face_down[q] = by_artist
         copy._simul_pending = [
             (q, t if q == me else next(cards)) for q, t in game.simultaneous_picks
         ]
