@@ -31,6 +31,7 @@ MATCHES = {
     "catan-lookahead-vs-greedy": ("catan", "lookahead", "greedy", 4),
     "catan-greedy-vs-random": ("catan", "greedy", "random", 4),
     "gallery-mcts-vs-greedy": ("gallery", "mcts", "greedy", 2),
+    "gallery-lookahead-vs-greedy": ("gallery", "lookahead", "greedy", 2),
     "gallery-greedy-vs-random": ("gallery", "greedy", "random", 2),
     "gallery-mcts-vs-greedy-4p": ("gallery", "mcts", "greedy", 4),
 }

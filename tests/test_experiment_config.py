@@ -237,9 +237,9 @@ ERRORS = [
     ),
     (
         GALLERY,
-        set_in(["lineups", 0, "seats", 0], "lookahead"),
+        set_in(["lineups", 0, "seats", 0], "alphazero"),
         "lineups[0].seats[0]",
-        "known agents: greedy, leader, mcts, random",
+        "known agents: greedy, leader, lookahead, mcts, random",
     ),
     (
         CATAN,

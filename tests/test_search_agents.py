@@ -15,6 +15,7 @@ from ludolab.envs.catan.play import play_game as play_catan
 from ludolab.envs.gallery.agents import parse_agent_spec as parse_gallery
 from ludolab.envs.gallery.cards import N_SYMBOLS, N_TYPES
 from ludolab.envs.gallery.deal import shuffled_deal
+from ludolab.envs.gallery.engine import PLAY as GALLERY_PLAY
 from ludolab.envs.gallery.engine import SIMULTANEOUS_PLAY, GalleryOptions
 from ludolab.envs.gallery.engine import Game as GalleryGame
 from ludolab.envs.gallery.play import play_game as play_gallery
@@ -264,6 +265,53 @@ def test_gallery_determinisation_reads_nothing_hidden(options):
             )
         )
     assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("options", [GalleryOptions(), HIDDEN_OPTIONS], ids=["default", "hidden"])
+def test_gallery_lookahead_reads_nothing_hidden(options):
+    """The lookahead's play-outs start from determinisations: with only hidden cards changed,
+    every candidate's wins and the card chosen stay the same."""
+    compared = 0
+    for seed in range(12):
+        try:
+            game = _gallery_position(seed, options, False)
+        except LookupError:
+            continue
+        if game.phase != GALLERY_PLAY:
+            continue
+        other = _gallery_hidden_swapped(game, random.Random(seed))
+        outs = []
+        for g in (game, other):
+            agent = parse_gallery("lookahead:playouts=8")
+            agent.reset(0, seed)
+            outs.append((agent.act(g, g.legal_actions()), agent.last_wins))
+        assert outs[0] == outs[1]
+        compared += len(outs[0][1]) > 1
+    assert compared >= 5
+
+
+def test_gallery_lookahead_with_one_candidate_is_greedy():
+    deal = shuffled_deal(3, 8)
+    records = [
+        play_gallery(deal, [parse_gallery(s) for s in (first, "leader", "random")], 8)
+        for first in ("greedy", "lookahead:candidates=1")
+    ]
+    assert records[0].final_scores == records[1].final_scores
+    assert records[0].winners == records[1].winners
+
+
+def test_gallery_lookahead_plays_legal_reproducible_games():
+    options = GalleryOptions(symbols=((1, 1, 1, 1, 1),) * 5, award_choice=True, debug=True)
+    for n in (2, 4):
+        specs = ["lookahead:playouts=4", "greedy", "leader", "random"][:n]
+        deal = shuffled_deal(n, 3)
+        records = [
+            play_gallery(deal, [parse_gallery(s) for s in specs], 5, options) for _ in range(2)
+        ]
+        assert records[0] == records[1]
+    for bad in ("lookahead:candidates=0", "lookahead:playouts=2.5"):
+        with pytest.raises(AgentSpecError):
+            parse_gallery(bad)
 
 
 @pytest.mark.parametrize("simultaneous", [False, True])

@@ -5,6 +5,8 @@
 * ``greedy``: one-ply evaluation of the round balance (see
   :mod:`ludolab.envs.gallery.agents.greedy`).
 * ``leader``: plays the artist leading this round among those it holds.
+* ``lookahead``: greedy's best few cards, each played out to the end of the game with greedy
+  play (see :mod:`ludolab.envs.gallery.agents.lookahead`), ``lookahead:candidates=3,playouts=32``.
 * ``mcts``: information-set Monte Carlo tree search (see :mod:`ludolab.envs.gallery.agents.mcts`),
   ``mcts:playouts=200,policy=random``.
 """
@@ -14,10 +16,13 @@ from __future__ import annotations
 from ludolab.envs.agents import AgentRegistry, AgentSpecError
 from ludolab.envs.gallery.agents.base import Agent
 from ludolab.envs.gallery.agents.greedy import GreedyAgent, LeaderAgent
+from ludolab.envs.gallery.agents.lookahead import LookaheadAgent
 from ludolab.envs.gallery.agents.mcts import MCTSAgent
 from ludolab.envs.gallery.agents.random_agent import RandomAgent
 
-REGISTRY = AgentRegistry("gallery", [RandomAgent, GreedyAgent, LeaderAgent, MCTSAgent])
+REGISTRY = AgentRegistry(
+    "gallery", [RandomAgent, GreedyAgent, LeaderAgent, LookaheadAgent, MCTSAgent]
+)
 AGENTS = REGISTRY.agents
 make_agent = REGISTRY.make
 parse_agent_spec = REGISTRY.parse
@@ -28,6 +33,7 @@ __all__ = [
     "AgentSpecError",
     "GreedyAgent",
     "LeaderAgent",
+    "LookaheadAgent",
     "MCTSAgent",
     "RandomAgent",
     "make_agent",
