@@ -18,9 +18,10 @@ position with a linear value function of what its seat can see (:meth:`Lookahead
 It takes the best action if it beats the current position (ending the turn) by a margin.
 Actions whose outcome is chance or hidden information — buying a card, knights and the robber,
 monopoly (it would read opponents' hands), road building, domestic offers — follow the greedy
-policy. This was the agent's only lookahead before the placement round; it is *weaker* than
-greedy against three greedy agents (benchmarks/README.md), so it is off by default and kept
-for studies that used it.
+policy. This was the agent's only lookahead before the placement round, and on its own
+(``lookahead:candidates=1,main=true``, the agent as it was) it is *weaker* than greedy against
+three greedy agents; on top of the placement round it adds nothing measurable
+(benchmarks/README.md). It is off by default and kept for studies that used it.
 
 Every other decision follows the greedy policy the agent inherits from
 :class:`~ludolab.envs.catan.agents.greedy.GreedyAgent`. Trials are played on copies, so
