@@ -106,13 +106,16 @@ class GreedyAgent(Agent):
 
     @property
     def spec(self) -> str:
-        params = {
+        return spec_string(self.name, self._parameters(), self._DEFAULTS)
+
+    def _parameters(self) -> dict[str, object]:
+        """The parameters a spec records, by name (a subclass may add its own)."""
+        return {
             "sharpness": self.sharpness,
             "card_value": self.card_value,
             "symbol_hold": self.symbol_hold,
             "opponents": self.opponents,
         }
-        return spec_string(self.name, params, self._DEFAULTS)
 
     # ------------------------------------------------------------------ the position
 

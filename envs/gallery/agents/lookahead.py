@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ludolab.envs.agents import spec_string
 from ludolab.envs.gallery.agents.greedy import GreedyAgent
 from ludolab.envs.gallery.agents.mcts import determinise
 from ludolab.envs.gallery.engine import PLAY
@@ -56,17 +55,8 @@ class LookaheadAgent(GreedyAgent):
         # Per candidate card type, its wins at the last card chosen by play-outs (to inspect).
         self.last_wins: dict[int, float] = {}
 
-    @property
-    def spec(self) -> str:
-        params = {
-            "sharpness": self.sharpness,
-            "card_value": self.card_value,
-            "symbol_hold": self.symbol_hold,
-            "opponents": self.opponents,
-            "candidates": self.candidates,
-            "playouts": self.playouts,
-        }
-        return spec_string(self.name, params, self._DEFAULTS)
+    def _parameters(self) -> dict[str, object]:
+        return {**super()._parameters(), "candidates": self.candidates, "playouts": self.playouts}
 
     def reset(self, seat: int, seed: int) -> None:
         super().reset(seat, seed)
