@@ -323,21 +323,27 @@ def test_interrupted_run_resumes_to_the_same_games(longer, tmp_path, how):
     cfg, reference = longer
     proc = _start(cfg, tmp_path, workers=2)
     run = tmp_path / "tiny" / "r"
-    _wait_for_chunks(run / "chunks", proc)
-    if how == "ctrl-c":
-        proc.send_signal(signal.SIGINT)
-    elif how == "kill-worker":
-        os.kill(_worker_pids(proc.pid)[0], signal.SIGKILL)
-    else:
-        proc.kill()
-    _, err = proc.communicate(timeout=120)
+    try:
+        _wait_for_chunks(run / "chunks", proc)
+        if how == "ctrl-c":
+            proc.send_signal(signal.SIGINT)
+        elif how == "kill-worker":
+            os.kill(_worker_pids(proc.pid)[0], signal.SIGKILL)
+        else:
+            proc.kill()
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:  # a failed step above: leave no runner behind
+            proc.kill()
+            proc.communicate()
     assert not (run / "games.parquet").exists()
     saved = len(list((run / "chunks").glob("chunk-*.parquet")))
-    assert 0 < saved < 80
+    assert 0 < saved < 80, (saved, err)
     if how == "ctrl-c":
-        assert proc.returncode == 130 and f"--resume {run}" in err
+        assert proc.returncode == 130 and f"--resume {run}" in err, (proc.returncode, err)
     elif how == "kill-worker":
-        assert proc.returncode == 2 and "worker process died" in err and "--resume" in err
+        died = "worker process died" in err and "--resume" in err
+        assert proc.returncode == 2 and died, (proc.returncode, err)
     else:
         assert proc.returncode == -signal.SIGKILL
         time.sleep(0.5)  # the workers follow their killed parent
