@@ -356,10 +356,15 @@ class Game:
     def face_down(self) -> list[list[int]]:
         """Each seat's face-down cards this round per artist, shape (n_players, 5): a new list
         read from ``face_down_types`` (changing it changes nothing)."""
-        return [
-            [sum(types[a * N_SYMBOLS : (a + 1) * N_SYMBOLS]) for a in range(N_ARTISTS)]
-            for types in self.face_down_types
-        ]
+        return [self.face_down_of(q) for q in range(self.n_players)]
+
+    def face_down_of(self, seat: int) -> list[int]:
+        """``seat``'s face-down cards this round per artist, shape (5,) (a row of
+        :attr:`face_down`, without reading the other seats')."""
+        types = self.face_down_types[seat]
+        if not any(types):  # most of the time (read at every greedy decision)
+            return [0] * N_ARTISTS
+        return [sum(types[a * N_SYMBOLS : (a + 1) * N_SYMBOLS]) for a in range(N_ARTISTS)]
 
     @property
     def face_up_types(self) -> list[int]:

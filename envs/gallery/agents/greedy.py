@@ -134,7 +134,7 @@ class GreedyAgent(Agent):
         self._award_choice = o.award_choice
         self._closing_effects = o.closing_card_effects
         self._second_effects = o.second_card_effects
-        own_down = game.face_down[me]
+        own_down = game.face_down_of(me)
         self._mine = [game.exhibit[me][a] + own_down[a] for a in _ARTISTS]
         # Ranking counts: face-up cards (extra included) and the seat's own face-down cards
         # (the opponents' face-down cards are unknown).
