@@ -24,7 +24,7 @@ import time
 from joblib import Parallel, delayed
 from statsmodels.stats.proportion import proportion_confint
 
-from ludolab.research.simulate import fair_setup, game_seed, play_one
+from ludolab.research.simulate import fair_setup, game_seed, play_one, winners
 
 MATCHES = {
     "catan-mcts-vs-greedy": ("catan", "mcts", "greedy", 4),
@@ -46,11 +46,8 @@ def play(game: str, challenger: str, opponent: str, players: int, seed: int, g: 
     specs = [opponent] * players
     specs[seat] = challenger
     record = play_one(game, fair_setup(game, players, s), specs, s)
-    if game == "catan":
-        winners = [] if record.winner is None else [record.winner]
-    else:
-        winners = list(record.winners)
-    won = 1.0 / len(winners) if seat in winners else 0.0
+    first = winners(record)
+    won = 1.0 / len(first) if seat in first else 0.0
     return won, time.process_time() - start
 
 

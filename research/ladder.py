@@ -30,7 +30,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ludolab.envs.agents import registry_of
-from ludolab.research.simulate import SEATS, TITLES, fair_setup, game_seed, play_one
+from ludolab.research.simulate import SEATS, TITLES, fair_setup, game_seed, play_one, winners
 
 ORDERS = 10  # random game orders averaged for the point estimate
 BOOTSTRAP = 200  # resamples of the rotation sets for the intervals
@@ -119,14 +119,14 @@ def play_ladder_task(task: LadderTask) -> pa.Table:
 def _play(game: str, setup: Any, seats: list[str], seed: int, options: Any) -> tuple[list, list]:
     """Each seat's score (Catan: victory points; Gallery: money) and the seats that won."""
     record = play_one(game, setup, seats, seed, options)
-    if game == "catan":
-        return list(record.final_vp), [] if record.winner is None else [record.winner]
-    return list(record.final_scores), list(record.winners)
+    scores = record.final_vp if game == "catan" else record.final_scores
+    return list(scores), winners(record)
 
 
-def _places(scores: Sequence[float], winners: Sequence[int]) -> list[int]:
-    """0-based finishing places: winners first, then by score; equal keys share a place."""
-    keys = [(q in winners, scores[q]) for q in range(len(scores))]
+def _places(scores: Sequence[float], won: Sequence[int]) -> list[int]:
+    """0-based finishing places: the seats in ``won`` first, then by score; equal keys share
+    a place."""
+    keys = [(q in won, scores[q]) for q in range(len(scores))]
     return [sum(1 for other in keys if other > key) for key in keys]
 
 

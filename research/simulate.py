@@ -183,15 +183,22 @@ def play_one(game: str, setup: Any, specs: Sequence[str], seed: int, options: An
     """One game of ``game`` on ``setup`` (a board or a deal) with fresh agents made from
     ``specs`` (one per seat, in seat order) and game seed ``seed``; the game's record (Catan's
     or Masters Gallery's ``GameRecord``)."""
+    from ludolab.envs.agents import registry_of
+
+    agents = [registry_of(game).parse(s) for s in specs]
     if game == "catan":
-        from ludolab.envs.catan.agents import parse_agent_spec
         from ludolab.envs.catan.play import play_game
+    else:
+        from ludolab.envs.gallery.play import play_game  # type: ignore[assignment]
+    return play_game(setup, agents, seed, options)  # type: ignore[arg-type]
 
-        return play_game(setup, [parse_agent_spec(s) for s in specs], seed, options)
-    from ludolab.envs.gallery.agents import parse_agent_spec as parse_gallery
-    from ludolab.envs.gallery.play import play_game as play_gallery
 
-    return play_gallery(setup, [parse_gallery(s) for s in specs], seed, options)
+def winners(record: Any) -> list[int]:
+    """The winning seats of a Catan or Masters Gallery record (several for a shared Gallery
+    win; none for a Catan game cut off at the turn limit)."""
+    if hasattr(record, "winners"):
+        return list(record.winners)
+    return [] if record.winner is None else [record.winner]
 
 
 def play_batch(task: BatchTask) -> pa.Table:

@@ -64,6 +64,10 @@ from ludolab.envs.catan.engine import (
 _TRIED_RANGES = ((A.SETTLEMENT, A.ROBBER), (A.YEAR_OF_PLENTY, A.MONOPOLY), (A.MARITIME, A.OFFER))
 
 
+# First-settlement spots played ahead, by default.
+_CANDIDATES = 12
+
+
 def _tried(a: int) -> bool:
     return any(lo <= a < hi for lo, hi in _TRIED_RANGES)
 
@@ -140,7 +144,7 @@ class LookaheadAgent(GreedyAgent):
         w_expand: float = 0.4,
         w_threat: float = 3.0,
         margin: float = 0.05,
-        candidates: int = 12,
+        candidates: int = _CANDIDATES,
         main: bool = False,
     ) -> None:
         super().__init__(trade=trade, offers=offers, dev_cards=dev_cards, robber=robber)
@@ -177,7 +181,7 @@ class LookaheadAgent(GreedyAgent):
             for k, default in self._DEFAULT_WEIGHTS.items()
             if getattr(self, k) != default
         ]
-        if self.candidates != 12:
+        if self.candidates != _CANDIDATES:
             parts.append(f"candidates={self.candidates}")
         if self.main:
             parts.append("main=true")

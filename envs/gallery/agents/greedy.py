@@ -264,7 +264,7 @@ class GreedyAgent(Agent):
         best, best_value = legal[0], -math.inf
         if phase == PLAY:
             for t in legal:
-                v = self._after(t, counts, face_up, mine, base, True, hand, 0)
+                v = self._play_value(t, hand)
                 if v > best_value:
                     best, best_value = t, v
             return best
@@ -313,6 +313,11 @@ class GreedyAgent(Agent):
                     best, best_value = action, v
             return best
         return legal[0]
+
+    def _play_value(self, t: int, hand: list[int]) -> float:
+        """The value of playing a card of type ``t`` from ``hand`` now, its symbol carried
+        out (after :meth:`_read` of the position)."""
+        return self._after(t, self._counts, self._face_up, self._mine, self._base, True, hand, 0)
 
     @staticmethod
     def _after_double(game: Game) -> bool:

@@ -67,10 +67,7 @@ class LookaheadAgent(GreedyAgent):
             return super().act(game, legal)
         self._read(game)
         hand = game.hands[self.seat]
-        value = {
-            t: self._after(t, self._counts, self._face_up, self._mine, self._base, True, hand, 0)
-            for t in legal
-        }
+        value = {t: self._play_value(t, hand) for t in legal}
         # Stable: equal values keep the legal order, as greedy's own choice does.
         ranked = sorted(legal, key=lambda t: -value[t])[: self.candidates]
         players = self._play_out_agents(game.n_players)
