@@ -8,6 +8,11 @@ Compiled games are move for move the games of the source, and compiled chains st
 chains of the source (tests/test_compiled.py, tests/test_chain.py); games are about twice as
 fast compiled, the kernel's chain steps about six times.
 
+One module is plain C, research/catan/listers.c (two depth-first listings for the uniform
+sampler and the counter): it is built as the extension ludolab.research.catan._listers with the
+SHA-256 of its source compiled in, and research/catan/listers.py runs the Python it stands in
+for when that digest no longer matches the source beside it.
+
 LUDOLAB_PURE_PYTHON=1 at install time skips compiling (a machine without a C compiler); at run
 time it makes the package ignore whatever was compiled.
 """
@@ -20,7 +25,7 @@ import os
 import sysconfig
 from pathlib import Path
 
-from setuptools import find_namespace_packages, setup
+from setuptools import Extension, find_namespace_packages, setup
 from setuptools.command.build_ext import build_ext
 
 # One installed name, `ludolab`: the folders keep their places in the repository (research/ and
@@ -100,6 +105,25 @@ def mypyc_source(path: str) -> str:
     return str(MYPYC_SOURCES / "ludolab" / top / rest)
 
 
+# Plain C extensions (no Python twin of the same name; the Python beside them that runs in
+# their place, and checks SOURCE_SHA256 against the source, is named in each C file's header).
+C_EXTENSIONS = {"ludolab.research.catan._listers": "research/catan/listers.c"}
+
+
+def c_extensions() -> list[Extension]:
+    return [
+        Extension(
+            name,
+            [path],
+            define_macros=[
+                ("SOURCE_SHA256", f'"{hashlib.sha256((ROOT / path).read_bytes()).hexdigest()}"')
+            ],
+            extra_compile_args=["-O3"],
+        )
+        for name, path in C_EXTENSIONS.items()
+    ]
+
+
 def extensions() -> list:
     if PURE_PYTHON:
         return []
@@ -114,7 +138,7 @@ def extensions() -> list:
         for extension in mypycify(
             [*options, *map(mypyc_source, paths)], opt_level="3", group_name=f"{package}.native"
         )
-    ]
+    ] + c_extensions()
 
 
 setup(

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ludolab.envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS
-from ludolab.research.catan import kernel
+from ludolab.research.catan import kernel, listers
 from ludolab.research.catan import rules as R
 from ludolab.research.catan.constraint_set import ConstraintSet
 from ludolab.research.catan.geometry import layout_arrays
@@ -287,17 +287,30 @@ def terrain_layouts(space: Space, *, limit: int, node_limit: int) -> np.ndarray 
     """(m, n_hexes) int8: every terrain layout the set's terrain-only constraints allow, or None
     when there are more than ``limit`` or the search takes more than ``node_limit`` nodes.
 
-    A pure function of those constraints' rules, so a complete list is kept in the cache folder
-    under a digest of the rules, and read from there next time (a few seconds saved per set).
+    The layouts come in increasing order (hex 0 first). They are a pure function of those
+    constraints' rules, so a complete list is kept in the cache folder under a digest of the
+    rules, and read from there next time. Listed in C (:func:`listers.list_terrain`) when the
+    rules are of the kinds it takes, else by the kernel's general search.
     """
     terrain_space = space.terrain_only()
-    path = cache_folder() / f"terrain-{rules_digest(terrain_space, 'terrain-layouts/1')}.npy"
+    path = cache_folder() / f"terrain-{rules_digest(terrain_space, 'terrain-layouts/2')}.npy"
     with contextlib.suppress(OSError, ValueError):
         return np.load(path)
-    listing = enumerate_space(terrain_space, keep=limit, node_limit=node_limit, count_limit=limit)
-    if not listing.exhausted or listing.count > limit or not listing.count:
-        return None
-    layouts = listing.boards[:, : space.geo.layout.n_hexes].copy()
+    tiles = space.multisets[0]
+    fast = listers.list_terrain(terrain_space.checker, tiles, len(TERRAINS), limit, node_limit)
+    if fast is not None:
+        if not fast.finished or not fast.found:
+            return None
+        layouts = fast.rows
+    else:
+        listing = enumerate_space(
+            terrain_space, keep=limit, node_limit=node_limit, count_limit=limit
+        )
+        if not listing.exhausted or listing.count > limit or not listing.count:
+            return None
+        layouts = listing.boards[:, : space.geo.layout.n_hexes]
+        # In increasing order, as the C listing gives them: one list whichever ran.
+        layouts = layouts[np.lexsort(layouts.T[::-1])].copy()
     with contextlib.suppress(OSError):
         from ludolab.research.files import write_atomic
 

@@ -6,7 +6,8 @@ numbers within a resource, ...) has too few boards for rejection from fair shuff
 10^19) and too many search nodes for the kernel's general search (about 16 s per terrain
 layout, some 25 minutes for its 603,188 boards). Split by terrain, each layout's tokens are
 listed by :class:`~ludolab.research.catan.token_lister.TokenLister` (value by value, with a
-matching check), in about a second per layout. Draws from the complete list are exactly uniform, and
+matching check; its search runs in C, :mod:`~ludolab.research.catan.listers`), in well
+under a tenth of a second per layout. Draws from the complete list are exactly uniform, and
 its length is the exact count.
 
 A complete list is kept in the cache folder (:func:`~ludolab.research.catan.space.cache_folder`)
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ludolab.envs.catan.board import DESERT
+from ludolab.research.catan.listers import list_tokens
 from ludolab.research.catan.space import Space, cache_folder, rules_digest
 from ludolab.research.catan.token_lister import TokenLister
 
@@ -135,15 +137,15 @@ def list_by_terrain(
             lister = TokenLister(space.checker, terrain, list(harbors), list(multiset), DESERT)
             left = max(node_limit - nodes, 1) if node_limit else 0
             limit = min([x for x in (left, layout_node_limit) if x], default=0)  # 0: none
-            done = lister.run(max(keep - kept_count, 0), limit)
-            nodes += lister.nodes
-            per_layout[i] = lister.found
-            if lister.kept:
-                kept.append(np.array(lister.kept, dtype=np.int8).reshape(-1, n_hexes))
+            found = list_tokens(lister, max(keep - kept_count, 0), limit)
+            nodes += found.nodes
+            per_layout[i] = found.found
+            if len(found.rows):
+                kept.append(found.rows)
                 owners.append(i)
                 kept_count += len(kept[-1])
             searched = i + 1
-            if not done:
+            if not found.finished:
                 reason = f"layout {i} passed {limit:,} search nodes"
             elif board_limit and per_layout.sum() > board_limit:
                 reason = f"more than {board_limit:,} boards"
