@@ -125,7 +125,9 @@ def count_boards(
     if not cset.has_python_faces:
         raise SamplingError(
             f"{cset.label} contains raw MiniZinc constraints, which have no Python face; "
-            f"counting needs library constraints"
+            f"counting needs library constraints (`ludolab constraints list`). For a small set, "
+            f"`ludolab generate catan -c SET --sampler enumerate -o FILE` lists every board with "
+            f"Gecode, and says whether the list is complete."
         )
     start = time.perf_counter()
     space = Space.of(cset)
