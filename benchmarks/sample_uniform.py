@@ -1,7 +1,8 @@
 """Uniform boards for every shipped set: speed beside the solver, uniformity where the space can
 be listed, agreement with exact rejection where rejection runs. Pinned to one core.
 
-    .venv/bin/python benchmarks/sample_uniform.py [--quick] [--seed N] [--part speed|chi2|features]
+    .venv/bin/python benchmarks/sample_uniform.py [--quick] [--seed N]
+        [--part speed|chi2|features|chains]
 
 1. **Speed.** For each set, the uniform sampler (the method it chose) and the solver sampler on
    the same set, each generating N boards: boards per CPU-second (this process and the
@@ -24,6 +25,11 @@ be listed, agreement with exact rejection where rejection runs. Pinned to one co
    with Holm's correction over the features (statsmodels); and the solver against rejection on
    official, which must differ (the difference the issue found).
 
+4. **Chains.** The chains forced on the seed's 96 tile layouts under many seeds, with the
+   boards of a chain one and two autocorrelation times apart (the default): the chi-square
+   p-values of 20,000 draws (how many are small, and a KS test of them against uniform), and
+   how often two consecutive boards of a chain are the same board (independent draws: 1/96).
+
 Figures, not asserts: the script never fails on time; it prints OK / MISS beside each target.
 """
 
@@ -43,9 +49,10 @@ import warnings  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from scipy.stats import chisquare, ks_2samp  # noqa: E402
+from scipy.stats import chisquare, ks_2samp, kstest  # noqa: E402
 from statsmodels.stats.multitest import multipletests  # noqa: E402
 
+from ludolab.research.catan.chain import ChainSettings  # noqa: E402
 from ludolab.research.catan.constraint_set import (  # noqa: E402
     ConstraintSet,
     load_constraint_set,
@@ -53,6 +60,7 @@ from ludolab.research.catan.constraint_set import (  # noqa: E402
 )
 from ludolab.research.catan.features import board_features  # noqa: E402
 from ludolab.research.catan.generate import generate_boards  # noqa: E402
+from ludolab.research.catan.samplers import UniformSettings, sample_uniform  # noqa: E402
 from ludolab.research.catan.space import Space, cache_folder, enumerate_space  # noqa: E402
 
 SEED_TERRAIN = [
@@ -223,11 +231,51 @@ def features(args: argparse.Namespace) -> None:
         )
 
 
+def chains(args: argparse.Namespace) -> None:
+    """The chains forced on the seed's 96 tile layouts, many seeds, boards of one chain one and
+    two autocorrelation times apart: whether the chi-square p-values look like those of
+    uniform independent draws (KS against uniform), and how often consecutive boards of a chain
+    are the same board (independent draws: 1/96)."""
+    runs, draws = (5, 5000) if args.quick else (20, 20_000)
+    print(
+        f"\n4. Chains forced on seed-2019-tiles: {runs} seeds x {draws:,} draws, chi-square "
+        f"against equal frequencies; boards of a chain one or two autocorrelation times apart"
+    )
+    print(
+        f"{'spacing':<10} {'p < 0.05':>9} {'p < 0.2':>8} {'p > 0.8':>8} {'KS p':>7} "
+        f"{'repeats':>8} (independent: {1 / 96:.2%})"
+    )
+    cset = load_constraint_set("seed-2019-tiles")
+    listing = enumerate_space(Space.of(cset), keep=1000)
+    index = {row[:19].tobytes(): i for i, row in enumerate(listing.boards)}
+    for thin_taus in (1.0, 2.0):
+        settings = UniformSettings(chain=ChainSettings(thin_taus=thin_taus))
+        pvalues, repeats = [], []
+        for k in range(runs):
+            rng = np.random.default_rng([args.seed, k])
+            boards, report = sample_uniform(cset, draws, rng, method="chain", settings=settings)
+            terrain = np.array([b.terrain for b in boards], dtype=np.int8)
+            counts = np.bincount([index[t.tobytes()] for t in terrain], minlength=len(index))
+            pvalues.append(chisquare(counts).pvalue)
+            c = report.chain["chains"]  # rows run batch by batch, chain by chain
+            by_chain = terrain[: len(terrain) // c * c].reshape(-1, c, terrain.shape[1])
+            repeats.append((by_chain[1:] == by_chain[:-1]).all(axis=2).mean())
+        p = np.array(pvalues)
+        print(
+            f"{f'{thin_taus:g} tau':<10} {int((p < 0.05).sum()):>9} {int((p < 0.2).sum()):>8} "
+            f"{int((p > 0.8).sum()):>8} {kstest(p, 'uniform').pvalue:>7.3f} "
+            f"{np.mean(repeats):>8.2%}",
+            flush=True,
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller samples (about 3 min)")
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--part", choices=("speed", "chi2", "features"), action="append")
+    parser.add_argument(
+        "--part", choices=("speed", "chi2", "features", "chains"), action="append"
+    )
     args = parser.parse_args()
     warnings.filterwarnings("ignore", category=RuntimeWarning)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -236,13 +284,15 @@ def main() -> int:
         f"{os.cpu_count()} CPUs, load average {load}; pinned to CPU {PINNED_CPU}; seed "
         f"{args.seed}{' (quick)' if args.quick else ''}; cache {cache_folder()}"
     )
-    parts = args.part or ["speed", "chi2", "features"]
+    parts = args.part or ["speed", "chi2", "features", "chains"]
     if "speed" in parts:
         speed(args)
     if "chi2" in parts:
         uniformity(args)
     if "features" in parts:
         features(args)
+    if "chains" in parts:
+        chains(args)
     return 0
 
 
