@@ -215,3 +215,18 @@ def test_the_python_runs_on_request_and_when_the_c_source_changed(tmp_path, monk
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert listers.native() is not None
+
+
+def test_a_terrain_listing_out_of_nodes_goes_to_the_general_search(tmp_path, monkeypatch):
+    """The C listing prunes less per node than the kernel's search: past its node budget the
+    kernel gets the same budget, and the list is the same."""
+    monkeypatch.setenv("LUDOLAB_CACHE", str(tmp_path))
+    space = Space.of(load_constraint_set("seed-2019"))
+    tiles = space.multisets[0]
+    checker = space.terrain_only().checker
+    c = listers.list_terrain(checker, tiles, len(TERRAINS), 10**6, 400_000)
+    general = enumerate_space(space.terrain_only(), keep=10**6, node_limit=400_000)
+    assert c is None or (not c.finished and c.found <= 10**6)  # 834,508 nodes in C
+    assert general.exhausted  # 179,258 nodes
+    layouts = terrain_layouts(space, limit=10**6, node_limit=400_000)
+    assert layouts is not None and len(layouts) == 96

@@ -298,11 +298,11 @@ def terrain_layouts(space: Space, *, limit: int, node_limit: int) -> np.ndarray 
         return np.load(path)
     tiles = space.multisets[0]
     fast = listers.list_terrain(terrain_space.checker, tiles, len(TERRAINS), limit, node_limit)
-    if fast is not None:
+    if fast is not None and (fast.finished or fast.found > limit):
         if not fast.finished or not fast.found:
             return None
         layouts = fast.rows
-    else:
+    else:  # no C listing, or it ran out of nodes: the general search prunes more per node
         listing = enumerate_space(
             terrain_space, keep=limit, node_limit=node_limit, count_limit=limit
         )
