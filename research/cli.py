@@ -327,10 +327,10 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
     exh = sub.add_parser(
         "exhibits",
-        help="Masters Gallery: the best exhibits the MiniZinc model finds, replayed in the engine",
+        help="Masters Gallery: the best exhibits, with a proven bound, replayed in the engine",
         description="Asks the exhibit model one question within a time limit, prints the "
-        "exhibits per round and the scores, says whether the result is proven optimal, and "
-        "replays the game card by card in the rules engine.",
+        "exhibits per round and the scores, the best found, the proven bound and the gap "
+        "(optimal only when proven), and replays the game card by card in the rules engine.",
     )
     exh.add_argument("--players", "-p", type=int, default=2, help="2-5 (default %(default)s)")
     exh.add_argument(
@@ -347,11 +347,21 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "to compare with its published 301 (2 players) and 295 (4 players)",
     )
     exh.add_argument(
+        "--solver",
+        choices=["mip", "gecode"],
+        default="mip",
+        help="mip: the model as a mixed-integer programme, HiGHS (best found and a proven "
+        "bound; the default); gecode: the MiniZinc model (large neighbourhood search, no bound)",
+    )
+    exh.add_argument(
         "--complete",
         action="store_true",
-        help="complete search (can prove optimality; slow) instead of large neighbourhoods",
+        help="with --solver gecode: complete search (can prove optimality; slow) instead of "
+        "large neighbourhoods",
     )
-    exh.add_argument("--seed", type=seed, default=1, help="search seed (default %(default)s)")
+    exh.add_argument(
+        "--seed", type=seed, default=1, help="--solver gecode: search seed (default %(default)s)"
+    )
     exh.add_argument("--plays", action="store_true", help="also print every play in order")
     add_quiet_option(exh)
     exh.set_defaults(run=_exhibits)
@@ -1100,25 +1110,34 @@ def _exhibits(args: argparse.Namespace) -> int:
         raise SimulationError(f"--players must be 2..5, got {args.players}")
     if args.time_limit <= 0:
         raise SimulationError(f"--time-limit must be positive, got {args.time_limit}")
+    if args.complete and args.solver != "gecode":
+        raise SimulationError("--complete is a Gecode search: give it with --solver gecode")
     players = args.players
     rules = ExhibitRules.open_model(players) if args.open_model else ExhibitRules(players)
     from ludolab.research.progress import Status
 
-    what = f"searching for the best exhibits (time limit {args.time_limit:g} s)"
+    how = "HiGHS, branch and bound" if args.solver == "mip" else "Gecode"
+    what = f"searching for the best exhibits ({how}, time limit {args.time_limit:g} s)"
     with Status(what, quiet=args.quiet):
         solution = solve_exhibits(
             players,
             args.objective,
             rules=rules,
             time_limit=args.time_limit,
+            solver=args.solver,
             search="complete" if args.complete else "lns",
             random_seed=args.seed,
         )
     print(solution.describe())
-    if not solution.optimal:
+    found = f"best found {solution.objective_value} in {solution.elapsed:.1f} s"
+    if solution.optimal:
+        print(f"{found}: proven optimal")
+    elif solution.bound is not None:
+        print(f"{found}; proven bound {solution.bound}, gap {solution.gap}: not proven optimal")
+    else:
         print(
-            f"not proven optimal: best found in {args.time_limit:g} s"
-            + ("" if args.complete else " by large neighbourhood search (it cannot prove it)")
+            f"{found} by {'complete search' if args.complete else 'large neighbourhood search'}"
+            ": not proven optimal, and no bound (--solver mip gives one)"
         )
     plan = to_play_sequence(solution)
     if args.plays:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -386,11 +387,30 @@ def test_generate_gallery_unknown_set_is_one_line(tmp_path):
     assert not out.exists()
 
 
-def test_exhibits_answers_and_replays_in_the_engine(capsys):
+def test_exhibits_answers_with_a_bound_and_replays_in_the_engine(capsys):
     assert main(["exhibits", "--players", "2", "--time-limit", "8", "--open-model"]) == 0
     text = capsys.readouterr().out
-    assert "2 players, objective max-score:" in text and "not proven" in text
+    assert "2 players, objective max-score:" in text
+    found = re.search(r"best found (\d+) in [\d.]+ s; proven bound (\d+), gap (\d+)", text)
+    assert found, text  # 8 s proves nothing here: the best found, the bound, the gap
+    best, bound, gap = map(int, found.groups())
+    assert bound >= 418 >= best and gap == bound - best
     assert "replay: the rules engine accepted all" in text
+    assert main(["exhibits", "--time-limit", "5", "--solver", "gecode"]) == 0
+    assert "not proven optimal, and no bound (--solver mip gives one)" in capsys.readouterr().out
+
+
+def test_exhibits_bad_options_say_which_and_exit_2():
+    cases = {
+        "--players": ["--players", "6"],
+        "--complete": ["--complete"],
+        "--time-limit": ["--time-limit", "0"],
+    }
+    for option, argv in cases.items():
+        proc = run_cli("exhibits", *argv)
+        assert proc.returncode == 2 and proc.stdout == "", proc
+        last = proc.stderr.strip().splitlines()[-1]
+        assert "error:" in last and option in last, proc.stderr
 
 
 def test_count_replicates_the_seed_and_states_the_share(tmp_path):

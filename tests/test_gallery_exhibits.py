@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from ludolab.envs.gallery.cards import AWARD, DRAW, PLAIN, card_type, card_types
@@ -15,7 +16,9 @@ from ludolab.research.gallery.exhibits import (
     PlanError,
     Play,
     closing_count,
+    model_data,
     model_path,
+    parse_solution,
     rank_tokens,
     score_exhibits,
     score_solution,
@@ -23,7 +26,9 @@ from ludolab.research.gallery.exhibits import (
     to_play_sequence,
     validate_plan,
 )
+from ludolab.research.gallery.exhibits_mip import solve_mip
 from ludolab.research.gallery.replay import replay_in_engine
+from ludolab.research.solve import Status, solve
 
 QUICK = 3.0  # seconds of search for the small cases
 
@@ -106,9 +111,17 @@ def test_score_exhibits_accumulates_values_only_for_ranked_artists():
     ],
     ids=["2p-open", "2p", "3p", "4p-open", "5p"],
 )
-def test_max_score_exhibits_score_and_replay_the_same(rules):
-    sol = solve_exhibits(rules.players, "max-score", rules=rules, time_limit=QUICK, random_seed=1)
+@pytest.mark.parametrize("solver", ["mip", "gecode"])
+def test_max_score_exhibits_score_and_replay_the_same(rules, solver):
+    sol = solve_exhibits(
+        rules.players, "max-score", rules=rules, time_limit=QUICK, solver=solver, random_seed=1
+    )
     assert sol.objective_value == sol.scores[0]
+    if solver == "mip":  # a bound that holds for the answer, and the gap between them
+        assert sol.bound is not None and sol.bound >= sol.objective_value
+        assert sol.gap == sol.bound - sol.objective_value and sol.optimal == (sol.gap == 0)
+    else:
+        assert sol.bound is None and not sol.optimal  # LNS proves nothing
     check_solution(sol)
 
 
@@ -214,10 +227,165 @@ def test_closing_count():
     assert closing_count(4) == 6
 
 
+# ---------------------------------------------------------------------------------------------
+# The MIP form against the MiniZinc model: each accepts the other's answers, with the same scores
+
+
+def _decisions(raw: dict) -> dict:
+    return {k: raw[k] for k in ("x", "dr", "db", "aw", "ex", "awd", "fp", "cl", "ca", "T")}
+
+
+@pytest.mark.parametrize(
+    ("rules", "objective"),
+    [
+        (ExhibitRules(players=2), "max-score"),
+        (ExhibitRules.open_model(2), "max-score"),
+        (ExhibitRules(players=3), "max-margin"),
+        (ExhibitRules(players=2), "min-winning-score"),
+        (ExhibitRules.open_model(4), "max-score"),
+    ],
+    ids=["2p", "2p-open", "3p-margin", "2p-min-winning", "4p-open"],
+)
+def test_the_mip_form_accepts_the_minizinc_models_answers(rules, objective):
+    """Gecode's answers, their decisions fixed in the MIP: feasible, with the same scores and
+    objective (the MIP is not tighter than the model)."""
+    data = model_data(rules, objective, search="lns")
+    gecode = solve(model_path(), data, time_limit=QUICK, random_seed=5)
+    answer = solve_mip(
+        rules.players,
+        rules.deal,
+        extra_card=rules.extra_card,
+        award_any=rules.award_any,
+        objective=data["objective"],
+        fixed=_decisions(gecode.solution),
+        time_limit=30,
+    )
+    assert answer.optimal, answer
+    assert answer.value == gecode.solution["obj"]
+    assert answer.raw["score"] == list(gecode.solution["score"])
+    for name in ("tok", "val", "sv", "turns", "hand"):
+        assert answer.raw[name] == gecode.solution[name], name
+
+
+@pytest.mark.parametrize(
+    ("rules", "objective"),
+    [
+        (ExhibitRules(players=2), "max-score"),
+        (ExhibitRules(players=3), "max-margin"),
+        (ExhibitRules(players=2), "min-winning-score"),
+    ],
+    ids=["2p", "3p-margin", "2p-min-winning"],
+)
+def test_the_minizinc_model_accepts_the_mip_forms_answers(rules, objective):
+    """HiGHS' own answers (no Gecode start), their decisions fixed in the MiniZinc model:
+    satisfiable, with the same objective (the MIP is not looser than the model); and they
+    replay in the engine."""
+    data = model_data(rules, objective, search="complete")
+    answer = solve_mip(
+        rules.players,
+        rules.deal,
+        extra_card=rules.extra_card,
+        award_any=rules.award_any,
+        objective=data["objective"],
+        time_limit=8,
+    )
+    assert answer.raw is not None
+    fixed = "\n".join(_fix_lines(_decisions(answer.raw)))
+    check = solve(model_path(), data, extra_code=fixed, time_limit=30)
+    assert check.solution["obj"] == answer.value
+    assert list(check.solution["score"]) == answer.raw["score"]
+    check_solution(parse_solution(answer.raw, rules, objective))
+
+
+def _fix_lines(decisions: dict) -> list[str]:
+    """MiniZinc constraints giving every decision its value (1-based indices; None: free)."""
+    lines = []
+    for name, values in decisions.items():
+        flat = np.asarray(values, dtype=object)
+        for index, v in np.ndenumerate(flat):
+            if v is not None:
+                where = ", ".join(str(i + 1) for i in index)
+                lines.append(f"constraint {name}[{where}] = {int(v)};")
+    return lines
+
+
+@pytest.mark.parametrize(
+    ("rules", "objective", "free"),
+    [
+        (ExhibitRules(players=2), "max-score", 1),
+        (ExhibitRules.open_model(2), "max-score", 1),
+        (ExhibitRules(players=3), "max-margin", 1),
+        (ExhibitRules(players=2), "min-winning-score", 1),
+    ],
+    ids=["2p", "2p-open", "3p-margin", "2p-min-winning"],
+)
+def test_both_prove_the_same_optimum_of_the_last_rounds(rules, objective, free):
+    """The first rounds of a Gecode answer fixed, the last left free: HiGHS and Gecode's
+    complete search both prove an optimum of what is left, and it is the same (neither form
+    is looser or tighter than the other where the game is still open)."""
+    data = model_data(rules, objective, search="lns")
+    start = solve(model_path(), data, time_limit=QUICK, random_seed=7).solution
+    decisions = _decisions(start)
+    head = {
+        name: [v if r < 4 - free else _free(v) for r, v in enumerate(values)]
+        for name, values in decisions.items()
+    }
+    answer = solve_mip(
+        rules.players,
+        rules.deal,
+        extra_card=rules.extra_card,
+        award_any=rules.award_any,
+        objective=data["objective"],
+        fixed=head,
+        time_limit=60,
+    )
+    complete = model_data(rules, objective, search="complete")
+    lines = "\n".join(_fix_lines({k: v for k, v in head.items()}))
+    gecode = solve(model_path(), complete, extra_code=lines, time_limit=60)
+    assert answer.optimal and gecode.status is Status.OPTIMAL
+    assert answer.value == gecode.solution["obj"]
+    assert check_solution(parse_solution(answer.raw, rules, objective))
+
+
+def _free(values):
+    """The same nesting, every value None (a decision left free)."""
+    if isinstance(values, list):
+        return [_free(v) for v in values]
+    return None
+
+
+def test_a_bound_that_an_answer_passes_would_be_a_bug():
+    """The MIP asked to beat Gecode's answer by nothing (better than its value minus one)
+    must not call that infeasible, and its bound must hold for Gecode's answer."""
+    rules = ExhibitRules(players=3)
+    gecode = solve_exhibits(3, rules=rules, time_limit=QUICK, solver="gecode", random_seed=2)
+    answer = solve_mip(
+        3,
+        rules.deal,
+        extra_card=rules.extra_card,
+        award_any=rules.award_any,
+        objective=1,
+        better_than=gecode.objective_value - 1,
+        time_limit=QUICK,
+    )
+    assert not answer.infeasible
+    assert answer.bound is not None and answer.bound >= gecode.objective_value
+
+
+@pytest.mark.slow
+def test_the_open_models_two_player_optimum_is_proven():
+    """418 under the open model's assumptions, proven optimal within the issue's five
+    minutes (about 50 s here), and replayed."""
+    rules = ExhibitRules.open_model(2)
+    sol = solve_exhibits(2, rules=rules, time_limit=300)
+    assert sol.optimal and sol.objective_value == sol.bound == 418
+    check_solution(sol)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 4])
 def test_open_model_bar_is_reached_in_a_minute(players):
     rules = ExhibitRules.open_model(players)
-    sol = solve_exhibits(players, rules=rules, time_limit=60, random_seed=0)
+    sol = solve_exhibits(players, rules=rules, time_limit=60, solver="gecode", random_seed=0)
     check_solution(sol)
     assert sol.objective_value >= OPEN_MODEL_BEST[players]

@@ -1,7 +1,13 @@
 """The best possible exhibits of Modern Art: Masters Gallery, and their replay as concrete games.
 
-`solve_exhibits` asks the MiniZinc model ``models/exhibits.mzn`` one of three questions about a
-P-player game whose deal and plays are all free (the solver is every player and the dealer):
+`solve_exhibits` asks the exhibit model one of three questions about a P-player game whose deal
+and plays are all free (the solver is every player and the dealer). The model exists twice:
+``models/exhibits.mzn`` (MiniZinc, solved by Gecode: large neighbourhood search finds good
+exhibits in seconds, but proves nothing) and :mod:`ludolab.research.gallery.exhibits_mip` (the
+same constraints written linearly, solved by HiGHS: the best found comes with a bound, and is
+proven optimal when they meet). The default solver uses both: a few seconds of Gecode's search
+for a first answer, then HiGHS for a better one or the proof that there is none. The tests
+hold each form to the other's answers. The questions:
 
 - ``max-score``: the highest final score player 1 can reach;
 - ``max-margin``: the largest lead of player 1 over the best other player;
@@ -46,7 +52,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -80,6 +86,8 @@ DEALS: dict[int, tuple[int, int, int, int]] = {
 #: CLI name -> model code.
 OBJECTIVES: dict[str, int] = {"max-score": 1, "max-margin": 2, "min-winning-score": 3}
 SEARCHES: dict[str, int] = {"complete": 0, "lns": 1}
+#: Solvers of the exhibit model: HiGHS on its MIP form (bounds, proofs) or Gecode on the MiniZinc.
+SOLVERS = ("mip", "gecode")
 #: Best exhibits the open MiniZinc model published (not proven optimal), by players.
 OPEN_MODEL_BEST: dict[int, int] = {2: 301, 4: 295}
 
@@ -170,13 +178,29 @@ class ExhibitSolution:
     time_limit_hit: bool
     elapsed: float
     stats: SolverStats | None = None
+    solver: str = "gecode"  # "mip" (HiGHS) or "gecode" (the MiniZinc model)
+    nodes: int | None = None  # MIP: branch-and-bound nodes
+
+    @property
+    def gap(self) -> int | None:
+        """How far the best possible answer can lie from this one (0: proven optimal)."""
+        return None if self.bound is None else abs(self.bound - self.objective_value)
+
+    def verdict(self) -> str:
+        """'proven optimal', or the bound and the gap, or 'no bound' (LNS proves nothing)."""
+        if self.optimal:
+            return "proven optimal"
+        if self.bound is None:
+            return "not proven; no bound known"
+        side = "at most" if self.objective != "min-winning-score" else "at least"
+        return f"not proven: the best possible is {side} {self.bound} (gap {self.gap})"
 
     def describe(self) -> str:
         """A readable table of the exhibits, values and scores."""
         letters = "ABCDE"
         lines = [
             f"{self.rules.players} players, objective {self.objective}: "
-            f"{self.objective_value} ({'proven optimal' if self.optimal else 'not proven'})",
+            f"{self.objective_value} ({self.verdict()})",
             "artists: " + ", ".join(f"{letters[a]}={ARTISTS[a]}" for a in range(N_ARTISTS)),
         ]
         for r, rd in enumerate(self.rounds):
@@ -261,6 +285,7 @@ def solve_exhibits(
     *,
     rules: ExhibitRules | None = None,
     time_limit: float | None = 60.0,
+    solver: str = "mip",
     search: str = "lns",
     lns_percent: int = 70,
     shared_win: bool = False,
@@ -270,12 +295,26 @@ def solve_exhibits(
 ) -> ExhibitSolution:
     """Ask the exhibit model one question; the best exhibits found within ``time_limit``.
 
-    ``search="lns"`` (large neighbourhood search with restarts) finds good exhibits fast but
-    never proves optimality; ``search="complete"`` (Gecode's default search) can prove it, on
+    ``solver="mip"`` (the default) solves the model as a mixed-integer programme with HiGHS
+    (:mod:`ludolab.research.gallery.exhibits_mip`): the answer comes with a proven bound, and
+    is proven optimal when the bound meets it. ``solver="gecode"`` runs the MiniZinc model:
+    ``search="lns"`` (large neighbourhood search with restarts, seeded by ``random_seed``)
+    finds good exhibits fast but proves nothing; ``search="complete"`` can prove optimality on
     small or tightly bounded questions. Raises `ludolab.research.solve.UnknownResult` when no
     exhibit was found in time, `ludolab.research.solve.Unsatisfiable` when none exists.
     """
     rules = rules or ExhibitRules(players=players)
+    if solver not in SOLVERS:
+        raise ValueError(f"solver must be one of {', '.join(SOLVERS)}; got {solver!r}")
+    if solver == "mip":
+        return _solve_mip(
+            rules,
+            objective,
+            time_limit=time_limit,
+            shared_win=shared_win,
+            first_player=first_player,
+            min_score=min_score,
+        )
     data = model_data(
         rules,
         objective,
@@ -305,6 +344,93 @@ def solve_exhibits(
         elapsed=elapsed,
         stats=result.stats,
     )
+
+
+#: The share of the time limit (at most LNS_SECONDS) the MIP solver first gives Gecode's large
+#: neighbourhood search, whose answer the MIP must then beat or prove optimal: LNS finds good
+#: exhibits in seconds, where branch and bound can take minutes to find a first one.
+LNS_SHARE = 0.2
+LNS_SECONDS = 10.0
+
+
+def _solve_mip(
+    rules: ExhibitRules,
+    objective: str,
+    *,
+    time_limit: float | None,
+    shared_win: bool,
+    first_player: int | None,
+    min_score: int,
+) -> ExhibitSolution:
+    """Gecode's LNS for a first answer, then HiGHS for a better one or the proof that there is
+    none; the bound holds for every answer."""
+    from ludolab.research.gallery.exhibits_mip import solve_mip
+    from ludolab.research.solve import UnknownResult, Unsatisfiable
+
+    start = time.perf_counter()
+    lns_time = LNS_SECONDS if time_limit is None else min(LNS_SECONDS, LNS_SHARE * time_limit)
+    options = dict(shared_win=shared_win, first_player=first_player, min_score=min_score)
+    try:
+        first = solve_exhibits(
+            rules.players,
+            objective,
+            rules=rules,
+            time_limit=lns_time,
+            solver="gecode",
+            random_seed=1,
+            **options,
+        )
+    except UnknownResult:
+        first = None
+    data = model_data(rules, objective, **options)
+    label = f"exhibits, {rules.players} players, {objective}"
+    left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1.0)
+    answer = solve_mip(
+        rules.players,
+        rules.deal,
+        extra_card=rules.extra_card,
+        award_any=rules.award_any,
+        objective=data["objective"],
+        shared_win=shared_win,
+        first_player=data["first_player"],
+        min_score=min_score,
+        better_than=None if first is None else first.objective_value,
+        time_limit=left,
+    )
+    elapsed = time.perf_counter() - start
+    maximise = objective != "min-winning-score"
+    if answer.raw is None:
+        if first is None:
+            if answer.infeasible:
+                raise Unsatisfiable(label=label)
+            raise UnknownResult(label=label, time_limit=time_limit)
+        # Nothing beats the first answer: proven (infeasible), or bounded by the MIP's bound.
+        bound = answer.bound
+        if answer.infeasible:
+            bound = first.objective_value
+        elif bound is not None:
+            pick = max if maximise else min
+            bound = pick(bound, first.objective_value)
+        return replace(
+            first,
+            optimal=answer.infeasible,
+            bound=bound,
+            time_limit=time_limit,
+            time_limit_hit=answer.time_limit_hit,
+            elapsed=elapsed,
+            solver="mip",
+            nodes=answer.nodes,
+        )
+    solution = parse_solution(
+        answer.raw,
+        rules,
+        objective,
+        optimal=answer.optimal,
+        time_limit=time_limit,
+        time_limit_hit=answer.time_limit_hit,
+        elapsed=elapsed,
+    )
+    return replace(solution, bound=answer.bound, solver="mip", nodes=answer.nodes)
 
 
 def parse_solution(
