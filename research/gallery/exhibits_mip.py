@@ -127,7 +127,14 @@ class Programme:
     def ge(self, left: Expr | float, right: Expr | float) -> None:
         self.add(Expr.of(left) - Expr.of(right), lo=0.0)
 
-    def solve(self, objective: Expr, *, maximise: bool, time_limit: float | None) -> Solved:
+    def solve(
+        self,
+        objective: Expr,
+        *,
+        maximise: bool,
+        time_limit: float | None,
+        max_solutions: int | None = None,
+    ) -> Solved:
         """HiGHS on the programme (its own Python interface, which reports the bound also
         when it stops before finding a solution)."""
         n = len(self.lb)
@@ -160,6 +167,8 @@ class Programme:
         h.setOptionValue("random_seed", 0)
         if time_limit is not None:
             h.setOptionValue("time_limit", float(time_limit))
+        if max_solutions is not None:  # stop after so many improving solutions
+            h.setOptionValue("mip_max_improving_sols", int(max_solutions))
         h.passModel(lp)
         h.run()
         status = h.getModelStatus()
@@ -219,6 +228,7 @@ def solve_mip(
     better_than: int | None = None,
     fixed: Mapping[str, Any] | None = None,
     time_limit: float | None = 60.0,
+    max_solutions: int | None = None,
 ) -> MipAnswer:
     """The exhibit model's question (``objective``: 1 max-score, 2 max-margin, 3
     min-winning-score; ``first_player`` 1-based, 0 = free; as ``models/exhibits.mzn``'s
@@ -228,7 +238,9 @@ def solve_mip(
     another way): "infeasible" then proves that answer optimal, and the bound still bounds
     every answer. ``fixed``: decisions given in the MiniZinc model's names and shapes (``x``,
     ``dr``, ``db``, ``aw``, ``ex``, ``awd``, ``T``; ``fp``, ``cl``, ``ca`` 1-based; None
-    leaves one free), to check an answer found another way against this formulation."""
+    leaves one free), to check an answer found another way against this formulation.
+    ``max_solutions``: stop after that many improving solutions (a search that ends the same
+    way on any machine, unlike a time limit)."""
     P, R, A = players, N_ROUNDS, N_ARTISTS
     M = 5 if P == 2 else 6
     TMAX = 5 * (M - 1) + 1
@@ -447,7 +459,7 @@ def solve_mip(
                     m.eq(variable, int(v))
 
     start = time.perf_counter()
-    res = m.solve(goal, maximise=maximise, time_limit=time_limit)
+    res = m.solve(goal, maximise=maximise, time_limit=time_limit, max_solutions=max_solutions)
     elapsed = time.perf_counter() - start
     value = None if res.value is None else round(res.value)
     optimal = res.optimal and value is not None
