@@ -33,6 +33,7 @@ MATCHES = {
     "gallery-mcts-vs-greedy": ("gallery", "mcts", "greedy", 2),
     "gallery-lookahead-vs-greedy": ("gallery", "lookahead", "greedy", 2),
     "gallery-greedy-vs-random": ("gallery", "greedy", "random", 2),
+    "gallery-greedy-vs-leader": ("gallery", "greedy", "leader", 2),
     "gallery-mcts-vs-greedy-4p": ("gallery", "mcts", "greedy", 4),
 }
 DEFAULT = ("catan-mcts-vs-greedy", "gallery-mcts-vs-greedy")

@@ -2,8 +2,10 @@
 pinned to one core.
 
 The issue's targets: 2 players under the open model's assumptions (no extra card, awards on
-any artist), 418 found and proven optimal within 5 minutes on one core; 2 players under the
-default rules, proven or the gap printed; 3-5 players, best found and bound for each. Every
+any artist, one draw-one, double and award card per artist), 418 found and proven optimal
+within 5 minutes on one core; 2 players under the default rules (the engine's: the published
+rules, with the symbols table of ``ludolab.envs.gallery.cards``), proven or the gap printed;
+3-5 players, best found and bound for each. Every
 answer is replayed card by card in the rules engine (a failed replay is the only thing that
 makes the exit code 1; the script never fails on time). Beside the MIP (HiGHS, after a few
 seconds of Gecode's LNS for a first answer), the MiniZinc model's large neighbourhood search

@@ -273,16 +273,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     simg.add_argument("--out", "-o", required=True, help="output .parquet")
     _add_force(simg)
     _add_batches(simg)
-    simg.add_argument(
-        "--no-extra-card",
-        action="store_true",
-        help="no face-up extra card each round (assumed rule: one)",
-    )
-    simg.add_argument(
-        "--award-choice",
-        action="store_true",
-        help="an award card's token goes on any artist (assumed rule: its own artist)",
-    )
+    _add_gallery_rules(simg, award_flag=True)
     add_quiet_option(simg)
     simg.set_defaults(run=_simulate_gallery)
 
@@ -343,9 +334,11 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     exh.add_argument(
         "--open-model",
         action="store_true",
-        help="the open 2019 model's rules (no extra card, awards on any artist), "
-        "to compare with its published 301 (2 players) and 295 (4 players)",
+        help="the open 2019 model's rules (no extra card, awards on any artist, one draw-one, "
+        "double and award card per artist), to compare with its published 301 (2 players) "
+        "and 295 (4 players)",
     )
+    _add_gallery_rules(exh, award_flag=False)
     exh.add_argument(
         "--solver",
         choices=["mip", "gecode"],
@@ -909,12 +902,23 @@ def _simulate_gallery(args: argparse.Namespace) -> int:
                 f"--deals {args.deals}: {len(wrong)} deals (e.g. {wrong[0]}) are not for "
                 f"{len(specs)} players"
             )
-    options = GalleryOptions(extra_card=not args.no_extra_card, award_choice=args.award_choice)
+    symbols = _read_symbols(args.symbols)
+    options = GalleryOptions(
+        extra_card=not args.no_extra_card,
+        extra_card_each_round=not args.extra_card_at_setup_only,
+        award_choice=not args.award_own_artist,
+        **({} if symbols is None else {"symbols": symbols}),
+    )
     metadata = {
         "agents": specs,
         "seed": args.seed,
         "deals": args.deals,
-        "options": {"extra_card": not args.no_extra_card, "award_choice": args.award_choice},
+        "options": {
+            "extra_card": options.extra_card,
+            "extra_card_each_round": options.extra_card_each_round,
+            "award_choice": options.award_choice,
+            "symbols": [list(row) for row in options.symbols],
+        },
     }
     seconds = _simulate(args, "gallery", out, specs, options, deals, SCHEMA, metadata)
     source = f"deals from {args.deals}" if args.deals else "fair deals"
@@ -1102,6 +1106,51 @@ def _ladder_setups(game: str, path: str, players: int) -> list:
     return deals
 
 
+def _add_gallery_rules(parser: argparse.ArgumentParser, *, award_flag: bool) -> None:
+    """The Masters Gallery rule flags shared by `simulate gallery` and `exhibits`."""
+    parser.add_argument(
+        "--symbols",
+        metavar="FILE.toml",
+        help="the symbols table: per artist a table of symbol counts, e.g. [Yoko] draw = 2 "
+        "(symbols draw, double, award, face-down, simultaneous; artists left out carry none). "
+        "Default: 1 draw-one, 2 doubles and one of each other symbol per artist",
+    )
+    parser.add_argument(
+        "--no-extra-card", action="store_true", help="no face-up extra card (published: one)"
+    )
+    parser.add_argument(
+        "--extra-card-at-setup-only",
+        action="store_true",
+        help="the face-up extra card only at setup, for round 1 (default: a new one each round)",
+    )
+    if award_flag:
+        parser.add_argument(
+            "--award-own-artist",
+            action="store_true",
+            help="an award card's token goes on the card's own artist (published: any artist "
+            "of the player's choice)",
+        )
+
+
+def _read_symbols(path: str | None):  # -> SymbolsTable | None
+    """The ``--symbols`` file's table, or None; errors name the file, the artist, the symbol."""
+    from ludolab.envs.gallery.cards import symbols_from_mapping
+
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except tomllib.TOMLDecodeError as exc:
+        raise SimulationError(f"--symbols {path}: not valid TOML ({exc})") from None
+    except FileNotFoundError:
+        raise SimulationError(f"--symbols {path}: no such file") from None
+    try:
+        return symbols_from_mapping(data, where=path)
+    except ValueError as exc:
+        raise SimulationError(f"--symbols {exc}") from None
+
+
 def _exhibits(args: argparse.Namespace) -> int:
     from ludolab.research.gallery.exhibits import ExhibitRules, solve_exhibits, to_play_sequence
     from ludolab.research.gallery.replay import replay_in_engine
@@ -1113,7 +1162,16 @@ def _exhibits(args: argparse.Namespace) -> int:
     if args.complete and args.solver != "gecode":
         raise SimulationError("--complete is a Gecode search: give it with --solver gecode")
     players = args.players
+    symbols = _read_symbols(args.symbols)
     rules = ExhibitRules.open_model(players) if args.open_model else ExhibitRules(players)
+    changes: dict[str, Any] = {}
+    if symbols is not None:
+        changes["symbols"] = symbols
+    if args.no_extra_card:
+        changes["extra_card"] = False
+    if args.extra_card_at_setup_only:
+        changes["extra_card_each_round"] = False
+    rules = dataclasses.replace(rules, **changes)
     from ludolab.research.progress import Status
 
     how = "HiGHS, branch and bound" if args.solver == "mip" else "Gecode"

@@ -400,17 +400,40 @@ def test_exhibits_answers_with_a_bound_and_replays_in_the_engine(capsys):
     assert "not proven optimal, and no bound (--solver mip gives one)" in capsys.readouterr().out
 
 
-def test_exhibits_bad_options_say_which_and_exit_2():
-    cases = {
-        "--players": ["--players", "6"],
-        "--complete": ["--complete"],
-        "--time-limit": ["--time-limit", "0"],
+def test_exhibits_bad_options_say_which_and_exit_2(tmp_path):
+    tables = {
+        "too-many.toml": ("[Yoko]\ndraw = 19\n", "puts 19 symbols on its 18 cards"),
+        "no-artist.toml": ("[Vermeer]\ndraw = 1\n", "no artist 'Vermeer'"),
+        "no-symbol.toml": ("[Yoko]\nwild = 1\n", "no symbol 'wild'"),
+        "not-toml.toml": ("[Yoko\n", "not valid TOML"),
     }
-    for option, argv in cases.items():
+    cases = {
+        "--players": (["--players", "6"], "must be 2..5"),
+        "--complete": (["--complete"], "--solver gecode"),
+        "--time-limit": (["--time-limit", "0"], "seconds > 0"),
+        "--symbols": (["--symbols", str(tmp_path / "missing.toml")], "no such file"),
+    }
+    for name, (text, says) in tables.items():
+        (tmp_path / name).write_text(text)
+        cases[name] = (["--symbols", str(tmp_path / name)], says)
+    for option, (argv, says) in cases.items():
         proc = run_cli("exhibits", *argv)
         assert proc.returncode == 2 and proc.stdout == "", proc
-        last = proc.stderr.strip().splitlines()[-1]
-        assert "error:" in last and option in last, proc.stderr
+        lines = proc.stderr.strip().splitlines()
+        if "--symbols" in argv:  # (argparse's own errors print the usage first)
+            assert len(lines) == 1, proc.stderr
+        assert "error:" in lines[-1] and option in lines[-1] and says in lines[-1], proc.stderr
+
+
+def test_exhibits_read_a_symbols_table(tmp_path):
+    table = tmp_path / "small.toml"
+    table.write_text("[Yoko]\ndraw = 3\naward = 2\n\n[Krypto]\ndouble = 4\n")
+    proc = run_cli("exhibits", "--symbols", str(table), "--time-limit", "5", "--solver", "gecode")
+    assert proc.returncode == 0, proc.stderr
+    assert "replay: the rules engine accepted all" in proc.stdout
+    symbols = re.findall(r"\[([^\]]*)\]", proc.stdout)
+    used = " ".join(symbols)
+    assert "draw:A" not in used and "double:B" not in used and "award:E" not in used
 
 
 def test_count_replicates_the_seed_and_states_the_share(tmp_path):

@@ -290,6 +290,24 @@ ERRORS = [
         "options.vp_to_win",
         "unknown GalleryOptions option; allowed: symbols, extra_card",
     ),
+    (
+        GALLERY,
+        set_in(["options"], {"symbols": {"Vermeer": {"draw": 1}}}),
+        "options.symbols",
+        "no artist 'Vermeer'; the artists are Lite Metal, Yoko",
+    ),
+    (
+        GALLERY,
+        set_in(["options"], {"symbols": {"Yoko": {"draw": 19}}}),
+        "options.symbols",
+        "puts 19 symbols on its 18 cards",
+    ),
+    (
+        GALLERY,
+        set_in(["options"], {"symbols": {"Yoko": {"wild": 1}}}),
+        "options.symbols.Yoko",
+        "no symbol 'wild'",
+    ),
     (CATAN, set_in(["metrics"], ["turns", "fun"]), "metrics[1]", "allowed: n_players, turns"),
     (
         CATAN,
@@ -816,3 +834,11 @@ def test_a_gallery_sweep_varies_rule_options_only() -> None:
     data["sweep"] = [{"constraints": "fair", "parameter": "options.award_value", "values": [1, 2]}]
     names = [c.name for c in parse_experiment(data, "exp.toml").conditions]
     assert names[-2:] == ["award_value=1", "award_value=2"]
+
+
+def test_a_gallery_symbols_table_by_artist_name() -> None:
+    data = copy.deepcopy(GALLERY)
+    data["options"] = {"symbols": {"Yoko": {"draw": 3, "award": 2}, "Krypto": {"double": 4}}}
+    config = parse_experiment(data, "exp.toml")
+    table = config.conditions[0].options.symbols
+    assert table[1] == (3, 0, 2, 0, 0) and table[4] == (0, 4, 0, 0, 0) and table[0] == (0,) * 5

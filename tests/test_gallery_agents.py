@@ -19,7 +19,16 @@ from ludolab.envs.gallery.agents import (
     parse_agent_spec,
 )
 from ludolab.envs.gallery.agents.base import Agent
-from ludolab.envs.gallery.cards import AWARD, DOUBLE, DRAW, N_CARDS, PLAIN, card_type, card_types
+from ludolab.envs.gallery.cards import (
+    AWARD,
+    DOUBLE,
+    DRAW,
+    N_CARDS,
+    OPEN_MODEL_SYMBOLS,
+    PLAIN,
+    card_type,
+    card_types,
+)
 from ludolab.envs.gallery.deal import Deal, shuffled_deal
 from ludolab.envs.gallery.engine import SECOND, GalleryOptions, Game
 from ludolab.envs.gallery.play import play_game
@@ -87,7 +96,9 @@ def _state(game: Game) -> dict:
 
 OPTION_VARIANTS = {
     "default": DEBUG,
-    "award-choice": GalleryOptions(debug=True, award_choice=True),
+    "own-artist-awards": GalleryOptions(debug=True, award_choice=False),
+    "open-model-symbols": GalleryOptions(debug=True, symbols=OPEN_MODEL_SYMBOLS),
+    "extra-card-at-setup-only": GalleryOptions(debug=True, extra_card_each_round=False),
     "all-symbols": GalleryOptions(debug=True, symbols=((1, 1, 1, 1, 1),) * 5, award_choice=True),
     "face-down-simultaneous": GalleryOptions(
         debug=True, symbols=((0, 1, 0, 3, 3),) * 5, closing_card_effects=False
@@ -258,6 +269,7 @@ def test_greedy_keeps_an_award_that_would_pay_the_opponent_more():
     g = rigged_game(
         [[T(LM), T(YO, AWARD), T(YO), T(LM), T(KG)], [T(YO), T(YO), T(CP), T(CP), T(CP)]],
         extra=T(KR),
+        award_choice=False,  # the award can only go on Yoko
     )
     play(g, T(LM), T(YO), T(LM), T(YO))  # Yoko's two cards are the opponent's
     assert decide(GreedyAgent(), g) != A.PLAY + T(YO, AWARD)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from scipy.stats import chi2_contingency, chisquare
 
+from ludolab.envs.gallery.cards import OPEN_MODEL_SYMBOLS
 from ludolab.envs.gallery.deal import Deal, iter_deals
 from ludolab.research.gallery.deals import (
     DEAL_CONSTRAINTS,
@@ -25,7 +26,8 @@ from ludolab.research.gallery.deals import (
     write_deals_jsonl,
 )
 
-# Default symbols: in each artist's id block the first three cards are draw, double, award.
+# The hand-made deals use the open model's symbols table: in each artist's id block the first
+# three cards are draw, double, award (``ok`` checks them under that table).
 LM, YOKO, CHRISTIN, KARL, KRYPTO = 0, 17, 35, 54, 74  # first id of each artist
 PLAIN = [c for a in (LM, YOKO, CHRISTIN, KARL, KRYPTO) for c in range(a + 3, a + 17)]
 
@@ -42,7 +44,8 @@ def fill(hand: list[int], avoid: set[int], pool=PLAIN) -> list[int]:
 
 
 def ok(name: str, deal: Deal, **params) -> bool:
-    c = make_deal_constraint(name, DealContext(deal.n_players), **params)
+    ctx = DealContext(deal.n_players, symbols=OPEN_MODEL_SYMBOLS)
+    c = make_deal_constraint(name, ctx, **params)
     return bool(check_deals([c], [deal])[0])
 
 
@@ -121,7 +124,7 @@ def test_no_symbols_and_symbol_cards_hand_made():
     assert ok("symbol-cards", deal, min=0, max=2)
     assert not ok("symbol-cards", deal, min=1)
     assert ok("symbol-cards", deal, min=1, seat=2)
-    c = make_deal_constraint("symbol-cards", DealContext(3), min=1)
+    c = make_deal_constraint("symbol-cards", DealContext(3, symbols=OPEN_MODEL_SYMBOLS), min=1)
     assert violated([c], deal) == [c.describe()]
 
 
@@ -230,7 +233,7 @@ def test_exact_probability_matches_rejection_rate(spec, players, params):
 
 
 def test_dp_and_list_plans_agree():
-    ctx = DealContext(3)
+    ctx = DealContext(3, symbols=OPEN_MODEL_SYMBOLS)  # few enough count matrices to list
     for name, params in [
         ("balanced-symbols", {}),
         ("balanced-symbols", {"tolerance": 1}),
@@ -329,7 +332,7 @@ def test_errors_are_clear():
     with pytest.raises(DealConstraintError, match="number of deals"):
         generate_deals("fair", 3, 0, 0)
     with pytest.raises(DealSamplingError, match="no deal for 5 players"):
-        generate_deals("symbol-cards", 5, 1, 0, {"symbol-cards.min": 4})
+        generate_deals("symbol-cards", 5, 1, 0, {"symbol-cards.min": 7})  # 35 of 30
     with pytest.raises(DealSamplingError, match="too slow"):
         generate_deals(
             "balanced-artists",

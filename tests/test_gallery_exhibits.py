@@ -28,7 +28,7 @@ from ludolab.research.gallery.exhibits import (
 )
 from ludolab.research.gallery.exhibits_mip import solve_mip
 from ludolab.research.gallery.replay import replay_in_engine
-from ludolab.research.solve import Status, solve
+from ludolab.research.solve import Status, Unsatisfiable, solve
 
 QUICK = 3.0  # seconds of search for the small cases
 
@@ -42,11 +42,14 @@ def check_solution(sol):
     assert sheet.scores == sol.scores
     assert sheet.tokens == tuple(rd.tokens for rd in sol.rounds)
     assert sheet.scored_values == tuple(rd.scored_values for rd in sol.rounds)
-    # global card counts: no artist displays more cards than it has, symbols once each
+    # global card counts: no artist displays more cards than it has (face-down and
+    # simultaneous cards are never displayed), each symbol card at most once
     for a, n in enumerate((17, 18, 19, 20, 21)):
-        assert sum(rd.artist_count(a) for rd in sol.rounds) <= n
-        for table in ("draw", "double", "award"):
-            assert sum(getattr(rd, table)[p][a] for rd in sol.rounds for p in range(P)) <= 1
+        row = rules.symbols[a]
+        assert sum(rd.artist_count(a) for rd in sol.rounds) <= n - row[3] - row[4]
+        for k, table in enumerate(("draw", "double", "award")):
+            assert sum(getattr(rd, table)[p][a] for rd in sol.rounds for p in range(P)) <= row[k]
+    assert sum(sum(rd.awards_to) for rd in sol.rounds) <= 5  # award tokens
     for r, rd in enumerate(sol.rounds):
         assert rd.artist_count(rd.closing_artist) == M
         assert all(rd.artist_count(a) < M for a in range(5) if a != rd.closing_artist)
@@ -207,8 +210,9 @@ def test_validator_rejects_an_award_on_another_artist_under_own_award_rules():
     types = card_types()
     award = types.index(card_type(0, AWARD))
     plain = [c for c, t in enumerate(types) if t == card_type(0, PLAIN)]
-    rules = ExhibitRules(players=2, extra_card=False, deals=(13, 0, 0, 0))
-    hand0 = (award, *plain[:12])
+    rules = ExhibitRules(players=2, extra_card=False, award_any=False, deals=(13, 0, 0, 0))
+    karl = [c for c, t in enumerate(types) if t == card_type(3, PLAIN)]
+    hand0 = (award, *plain[:6], *karl[:6])
     draw = types.index(card_type(1, DRAW))
     hand1 = (draw, *[c for c, t in enumerate(types) if t == card_type(2, PLAIN)][:12])
     plays = (Play(0, award, award_to=1), Play(1, draw, draws=94))
@@ -253,11 +257,7 @@ def test_the_mip_form_accepts_the_minizinc_models_answers(rules, objective):
     data = model_data(rules, objective, search="lns")
     gecode = solve(model_path(), data, time_limit=QUICK, random_seed=5)
     answer = solve_mip(
-        rules.players,
-        rules.deal,
-        extra_card=rules.extra_card,
-        award_any=rules.award_any,
-        objective=data["objective"],
+        data,
         fixed=_decisions(gecode.solution),
         time_limit=30,
     )
@@ -284,11 +284,7 @@ def test_the_minizinc_model_accepts_the_mip_forms_answers(rules, objective):
     replay in the engine."""
     data = model_data(rules, objective, search="complete")
     answer = solve_mip(
-        rules.players,
-        rules.deal,
-        extra_card=rules.extra_card,
-        award_any=rules.award_any,
-        objective=data["objective"],
+        data,
         max_solutions=1,
         time_limit=120,
     )
@@ -334,11 +330,7 @@ def test_both_prove_the_same_optimum_of_the_last_rounds(rules, objective, free):
         for name, values in decisions.items()
     }
     answer = solve_mip(
-        rules.players,
-        rules.deal,
-        extra_card=rules.extra_card,
-        award_any=rules.award_any,
-        objective=data["objective"],
+        data,
         fixed=head,
         time_limit=60,
     )
@@ -363,11 +355,7 @@ def test_a_bound_that_an_answer_passes_would_be_a_bug():
     rules = ExhibitRules(players=3)
     gecode = solve_exhibits(3, rules=rules, time_limit=QUICK, solver="gecode", random_seed=2)
     answer = solve_mip(
-        3,
-        rules.deal,
-        extra_card=rules.extra_card,
-        award_any=rules.award_any,
-        objective=1,
+        model_data(rules),
         better_than=gecode.objective_value - 1,
         time_limit=QUICK,
     )
@@ -392,3 +380,87 @@ def test_open_model_bar_is_reached_in_a_minute(players):
     sol = solve_exhibits(players, rules=rules, time_limit=60, solver="gecode", random_seed=0)
     check_solution(sol)
     assert sol.objective_value >= OPEN_MODEL_BEST[players]
+
+
+# ---------------------------------------------------------------------------------------------
+# The models read the symbols table (one table for the engine, the deals and both models)
+
+# Yoko: 3 draw-one and 2 award cards; Krypto: 4 doubles; nothing else carries a symbol.
+SMALL_TABLE = {"Yoko": {"draw": 3, "award": 2}, "Krypto": {"double": 4}}
+
+
+def test_exhibits_follow_the_default_table_and_the_engine_reads_the_same():
+    from ludolab.envs.gallery.cards import DEFAULT_SYMBOLS
+    from ludolab.envs.gallery.engine import GalleryOptions
+    from ludolab.research.gallery.replay import engine_options
+
+    rules = ExhibitRules(players=2)
+    assert rules.symbols == DEFAULT_SYMBOLS == GalleryOptions().symbols
+    data = model_data(rules)
+    assert data["n_double"] == [2] * 5 and data["n_draw"] == [1] * 5
+    assert data["n_plain"] == [17 - 6, 18 - 6, 19 - 6, 20 - 6, 21 - 6]
+    sol = solve_exhibits(2, rules=rules, time_limit=QUICK, solver="gecode", random_seed=2)
+    plan = check_solution(sol)
+    assert engine_options(plan).symbols == DEFAULT_SYMBOLS
+
+
+@pytest.mark.parametrize("solver", ["mip", "gecode"])
+def test_an_answer_uses_only_the_symbol_cards_its_table_has(solver):
+    from ludolab.envs.gallery.cards import symbols_from_mapping
+
+    rules = ExhibitRules(players=2, symbols=symbols_from_mapping(SMALL_TABLE))
+    sol = solve_exhibits(2, rules=rules, time_limit=QUICK, solver=solver, random_seed=3)
+    check_solution(sol)  # within the table, and the engine replays it under the table
+    for rd in sol.rounds:
+        for p in range(2):
+            assert all(rd.draw[p][a] == 0 for a in (0, 2, 3, 4))
+            assert all(rd.award[p][a] == 0 for a in (0, 2, 3, 4))
+            assert all(rd.double[p][a] == 0 for a in (0, 1, 2, 3))
+
+
+def test_an_answer_is_refused_under_a_table_without_the_cards_it_uses():
+    """Fixed to an answer that plays Yoko's draw-one cards, both models accept it under its
+    table and refuse it under a table with one draw-one card fewer."""
+    from ludolab.envs.gallery.cards import symbols_from_mapping
+
+    rules = ExhibitRules(players=2, symbols=symbols_from_mapping(SMALL_TABLE))
+    data = model_data(rules, search="complete")
+    sol = solve_mip(data, max_solutions=1, time_limit=120)
+    assert sol.raw is not None
+    used = sum(sol.raw["dr"][r][p][1] for r in range(4) for p in range(2))
+    assert used >= 1
+    fewer = {**SMALL_TABLE, "Yoko": {"draw": used - 1, "award": 2}}
+    smaller = model_data(replace(rules, symbols=symbols_from_mapping(fewer)), search="complete")
+    fixed = _decisions(sol.raw)
+    same = solve_mip(data, fixed=fixed, time_limit=30)
+    assert same.optimal and same.value == sol.value
+    assert solve_mip(smaller, fixed=fixed, time_limit=30).infeasible
+    lines = "\n".join(_fix_lines(fixed))
+    assert solve(model_path(), data, extra_code=lines, time_limit=30).status is Status.OPTIMAL
+    with pytest.raises(Unsatisfiable):
+        solve(model_path(), smaller, extra_code=lines, time_limit=30)
+
+
+@pytest.mark.slow
+def test_the_proven_optimum_follows_the_symbols_table():
+    """Proven optima (2 players, max-score): without its award cards the small table's best
+    falls from 298 to 220 (about 20 s each here)."""
+    from ludolab.envs.gallery.cards import symbols_from_mapping
+
+    best = {}
+    for name, table in [("with", SMALL_TABLE), ("without", {**SMALL_TABLE, "Yoko": {"draw": 3}})]:
+        rules = ExhibitRules(players=2, symbols=symbols_from_mapping(table))
+        sol = solve_exhibits(2, rules=rules, time_limit=300)
+        assert sol.optimal, sol.verdict()
+        check_solution(sol)
+        best[name] = sol.objective_value
+    assert best == {"with": 298, "without": 220}
+
+
+def test_extra_cards_at_setup_only():
+    rules = ExhibitRules(players=3, extra_card_each_round=False)
+    assert model_data(rules)["extra"] == [True, False, False, False]
+    sol = solve_exhibits(3, rules=rules, time_limit=QUICK, solver="gecode", random_seed=1)
+    assert sol.rounds[0].extra is not None
+    assert all(rd.extra is None for rd in sol.rounds[1:])
+    check_solution(sol)

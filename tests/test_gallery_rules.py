@@ -17,6 +17,7 @@ from ludolab.envs.gallery.cards import (
     DRAW,
     FACE_DOWN,
     N_CARDS,
+    OPEN_MODEL_SYMBOLS,
     PLAIN,
     SIMULTANEOUS,
     card_type,
@@ -230,7 +231,10 @@ def test_the_extra_card_counts_for_ranking_but_scores_for_nobody():
 
 def test_an_award_adds_two_to_its_artist_for_the_rest_of_the_game():
     g = new_game(
-        [[T(YO, AWARD), T(YO), T(LM)], [T(LM), T(YO), T(LM)]], deals=(0, 0, 0), end_count=3
+        [[T(YO, AWARD), T(YO), T(LM)], [T(LM), T(YO), T(LM)]],
+        deals=(0, 0, 0),
+        end_count=3,
+        award_choice=False,  # the earlier reading: the award goes on the card's own artist
     )
     play(g, T(YO, AWARD))
     assert g.awards == [0, 1, 0, 0, 0] and g.awards_left == 4
@@ -243,7 +247,9 @@ def test_an_award_adds_two_to_its_artist_for_the_rest_of_the_game():
 
 
 def test_an_award_on_the_closing_card_still_counts():
-    g = new_game([[T(YO), T(YO, AWARD)], [T(YO), T(LM)]], deals=(0, 0, 0), end_count=3)
+    g = new_game(
+        [[T(YO), T(YO, AWARD)], [T(YO), T(LM)]], deals=(0, 0, 0), end_count=3, award_choice=False
+    )
     play(g, T(YO), T(YO), T(YO, AWARD))
     assert g.rounds_log[0].values[YO] == 3 + 2
 
@@ -259,10 +265,9 @@ def test_award_on_the_closing_card_can_be_switched_off():
     assert g.rounds_log[0].values[YO] == 3 and g.awards_left == 5
 
 
-def test_award_choice_lets_the_seat_pick_the_artist():
-    g = new_game(
-        [[T(YO, AWARD), T(LM)], [T(LM), T(LM)]], deals=(0, 0, 0), end_count=9, award_choice=True
-    )
+def test_by_default_the_seat_picks_the_awards_artist():
+    # "give an Award to an artist of the player's choice" (CMON): the default
+    g = new_game([[T(YO, AWARD), T(LM)], [T(LM), T(LM)]], deals=(0, 0, 0), end_count=9)
     play(g, T(YO, AWARD))
     assert g.phase == AWARD_CHOICE and g.acting == 0
     assert g.legal_actions() == [A.AWARD_TO + a for a in range(5)]
@@ -338,7 +343,8 @@ def test_draw_one_draws_the_top_card_and_it_is_playable_this_round():
 
 def test_draw_one_on_an_empty_deck_draws_nothing():
     # 5 seats x 19 cards: the whole deck is dealt and no extra card is left to turn.
-    g = Game(rigged_deal_all(), 0, GalleryOptions(hand_size=19, debug=True))
+    options = GalleryOptions(hand_size=19, debug=True, symbols=OPEN_MODEL_SYMBOLS)
+    g = Game(rigged_deal_all(), 0, options)
     assert not g.pile and g.deck_ran_out and g.extra_count == [0] * 5
     assert g.acting == 0 and g.hands[0][T(LM, DRAW)] == 1
     play(g, T(LM, DRAW))

@@ -20,27 +20,43 @@ that artist this round x the value. Displayed cards (and the extra card) are the
 hands carry over. After 4 rounds the highest total wins; equal totals share the win
 (``winners``).
 
-What is assumed (no rulebook was available) — each an option of :class:`GalleryOptions` or a
-documented choice:
+Sources. No public copy of the rulebook was found; the published rules are read from the rule
+summaries at ultraboardgames.com/masters-gallery/game-rules.php, the 64 Ounce Games Modern Art
+page (64-ounce-games.myshopify.com/pages/modern-art), CMON's "Art for Art's Sake" article
+(cmon.com/news/art-for-art-s-sake) and reviews (rpg.net review 14315, stuartsstudy.blogspot.com
+2016/10, superfred.de). The defaults follow them where they speak; every earlier reading is an
+option, and where they leave a point open the table says "open":
 
 ==========================  ================================  ===============================
-rule                        default                           option
+rule                        default (source)                  option
 ==========================  ================================  ===============================
-symbols per artist          1 draw, 1 double, 1 award;        ``symbols`` (counts of draw,
-                            no face-down, no simultaneous     double, award, face-down, simul.)
-extra face-up card          one per round, counts for its     ``extra_card``
-                            artist (ranking and round end)
+symbols per artist          1 draw, 2 double, 1 award,        ``symbols`` (counts of draw,
+                            1 face-down, 1 simultaneous:      double, award, face-down, simul.;
+                            30 cards. Five kinds on "about    the earlier 1/1/1/0/0 is
+                            a third of the cards" (rpg.net);  ``cards.OPEN_MODEL_SYMBOLS``)
+                            counts per artist: open (see
+                            ``cards``)
+extra face-up card          one turned at setup (CMON, 64     ``extra_card``;
+                            Ounce, ultraboardgames) and a     ``extra_card_each_round`` (False:
+                            new one each round ("zu Beginn    only the one at setup, for round
+                            einer jeden Runde", superfred.de; 1: the English pages describe
+                            the English pages say nothing of  setup alone)
+                            later rounds); counts for its
+                            artist that round
 round-end count             5 with 2 players, 6 with 3-5      ``end_count``
-round-1 hand                13 cards                          ``hand_size``
+                            (ultraboardgames)
+round-1 hand                13 cards (CMON, ultraboardgames)  ``hand_size``
 later deals (rounds 2-4)    2p 6,6,3; 3p 6,6,0; 4p 4,4,0;     ``deals``
-                            5p 2,2,0
+                            5p 2,2,0 (the open model; open)
 rounds                      4                                 ``rounds``
-value tokens by rank        3, 2, 1                           ``rank_tokens``
+value tokens by rank        3, 2, 1 (ultraboardgames)         ``rank_tokens``
 artist with no card ranks   no                                ``rank_empty_artists``
 award token value           2, counted from the round it      ``award_value``
                             is placed, permanently
-award tokens in the game    5 (none left: no effect)          ``award_tokens``
-award goes on               the card's own artist             ``award_choice`` (seat chooses)
+award tokens in the game    5 (ultraboardgames; none left:    ``award_tokens``
+                            no effect)
+award goes on               an artist of the seat's choice    ``award_choice`` (False: the
+                            (CMON)                            card's own artist)
 double's second card        optional, same artist, face up;   ``second_card_effects``
                             its own symbol is carried out
 closing card's symbol       draw / award still carried out;   ``closing_card_effects``
@@ -48,6 +64,9 @@ closing card's symbol       draw / award still carried out;   ``closing_card_eff
                             played once the round has ended
 next round's first seat     left of the seat that ended the   ``next_round_start``
                             round                             ("left_of_closer" / "closer")
+extra plays at round end    none (open: one summary says      —
+                            players may add cards at the end
+                            and calls the rule ambiguous)
 tie for the most money      shared win (all in ``winners``)   —
 ==========================  ================================  ===============================
 
@@ -58,10 +77,11 @@ Documented choices (not options):
   seat that displayed a card (the same starter if nobody displayed any).
 * The deck running out: draw-one draws nothing, deals give what is left (in seat order), no
   extra card is turned if none is left. Nothing crashes; the record counts missed draws.
-* Face-down symbol (off by default; give cards the symbol in ``symbols``): the seat may add a
-  second card of any artist face down; it does not count towards the round end, is revealed at
+* Face-down symbol: the seat may add a second card of any artist face down ("any second card,
+  face down until the end of the round", nerdream.it); it does not count towards the round end
+  (open: no source says), is revealed at
   the round end and then counts for ranking and scoring; its own symbol is ignored.
-* Simultaneous symbol (off by default): after the card, every seat holding cards, starting with
+* Simultaneous symbol: after the card, every seat holding cards, starting with
   the active seat and going clockwise, picks one card of any artist (PLAY) or none (DECLINE)
   face down; the picks are then revealed together and displayed face up (their symbols are
   ignored). If that brings an artist to ``end_count``, the round ends, ended by the active seat.
@@ -112,8 +132,10 @@ class GalleryOptions:
     Attributes:
         symbols: per artist (priority order), the number of cards with each symbol, as
             (draw, double, award, face-down, simultaneous); the remaining cards are plain.
-        extra_card: turn one card face up from the deck at the start of each round; it counts
-            for its artist (ranking and round end) and belongs to nobody.
+        extra_card: turn one card face up from the deck at setup (the start of round 1); it
+            counts for its artist that round (ranking and round end) and belongs to nobody.
+        extra_card_each_round: with ``extra_card``, turn a new extra card at the start of
+            every round (the default); False: only the one at setup.
         end_count: face-up cards of one artist that end the round at once; None for the
             default, 5 with 2 players and 6 with 3-5.
         hand_size: cards each seat gets in round 1.
@@ -127,8 +149,8 @@ class GalleryOptions:
             placed, for the rest of the game.
         award_tokens: award tokens in the game; an award card played when none is left does
             nothing.
-        award_choice: the seat playing an award card chooses the artist (AWARD_TO); otherwise
-            the award goes on the card's own artist.
+        award_choice: the seat playing an award card chooses the artist (AWARD_TO), as
+            published; False: the award goes on the card's own artist.
         second_card_effects: the second card of a double carries out its own symbol.
         closing_card_effects: a card that ends the round still draws / places its award.
         next_round_start: "left_of_closer" (the next round starts with the seat after the one
@@ -138,6 +160,7 @@ class GalleryOptions:
 
     symbols: SymbolsTable = DEFAULT_SYMBOLS
     extra_card: bool = True
+    extra_card_each_round: bool = True
     end_count: int | None = None
     hand_size: int = 13
     deals: tuple[int, ...] | None = None
@@ -146,7 +169,7 @@ class GalleryOptions:
     rank_empty_artists: bool = False
     award_value: int = 2
     award_tokens: int = 5
-    award_choice: bool = False
+    award_choice: bool = True
     second_card_effects: bool = True
     closing_card_effects: bool = True
     next_round_start: str = "left_of_closer"
@@ -596,7 +619,8 @@ class Game:
     def _begin_round(self, starter: int) -> None:
         k = self.options.hand_size if self.round == 0 else self.later_deals[self.round - 1]
         self._deal_cards(k)
-        if self.options.extra_card:
+        o = self.options
+        if o.extra_card and (self.round == 0 or o.extra_card_each_round):
             if self.pile:
                 t = self.type_of[self.pile.pop()]
                 a = t // N_SYMBOLS

@@ -117,6 +117,7 @@ import numpy as np
 
 from ludolab.envs.agents import AgentRegistry, AgentSpecError, registry_of
 from ludolab.envs.catan.engine import GameOptions
+from ludolab.envs.gallery.cards import symbols_from_mapping
 from ludolab.envs.gallery.engine import GalleryOptions
 from ludolab.research.catan.constraint_set import (
     ConstraintSet,
@@ -945,6 +946,14 @@ def _options(
                 f"{where}.{key}",
                 f"unknown {cls.__name__} option; allowed: {', '.join(names)}",
             )
+        if cls is GalleryOptions and key == "symbols" and isinstance(value, dict):
+            # the symbols table by artist name: [options.symbols.Yoko] draw = 2
+            try:
+                values[key] = symbols_from_mapping(value, where=f"{where}.symbols")
+            except ValueError as exc:
+                at, _, message = str(exc).partition(": ")  # "options.symbols.Yoko: ..."
+                raise src.fail(at, message) from None
+            continue
         try:
             values[key] = _convert(value, hints[key])
         except TypeError:

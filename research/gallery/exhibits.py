@@ -28,20 +28,26 @@ artists are in tie-break order Lite Metal, Yoko, Christin P., Karl Gitter, Krypt
 card types follow ``ludolab.envs.gallery.cards`` (type = artist * 6 + symbol; within an artist's id
 block the draw-one, double and award cards come first, the plain cards last).
 
-Rules options (`ExhibitRules`): ``extra_card`` (one face-up card per round counts for its
-artist but belongs to nobody; the rules note's default) and ``award_any`` (an award token may
-go to any artist with a card displayed this round, as the open model assumed; off: on the award
-card's own artist). `ExhibitRules.open_model` gives the open model's assumptions (no extra card,
-awards to any artist), under which it published 301 (2 players) and 295 (4 players).
+Rules options (`ExhibitRules`; the defaults are the engine's, the published rules): ``symbols``
+(the symbols table of ``ludolab.envs.gallery.cards``, which the model reads: how many draw-one,
+double and award cards each artist has), ``extra_card`` and ``extra_card_each_round`` (a
+face-up card that counts for its artist but belongs to nobody, every round or only at setup)
+and ``award_any`` (an award token goes on an artist of the player's choice; off: on the award
+card's own artist). `ExhibitRules.open_model` gives the open model's assumptions (no extra
+card, awards to any artist, one draw-one, one double and one award card per artist), under
+which it published 301 (2 players) and 295 (4 players).
 
-The model narrows the games it considers in four ways, so that every exhibit it returns can be
+The model narrows the games it considers in six ways, so that every exhibit it returns can be
 replayed without touching unsettled rule details:
 
 - every turn displays a card (nobody has to pass with an empty hand);
 - a double is always played with a second, plain card of its artist;
 - the round's closing card is a plain card (alone, or as the second card of a double), never a
   draw-one or award card (whose effect at the end of a round is unsettled);
-- the extra face-up cards are plain cards.
+- the extra face-up cards are plain cards;
+- face-down and simultaneous cards are never displayed (they may be dealt and held);
+- an award goes on an artist with a card displayed this round, and no award card is played
+  once the game's five award tokens are gone.
 
 Each only removes games, so a reported score is reachable under the full rules; a proven
 optimum is the optimum of this narrowed game.
@@ -59,17 +65,22 @@ from pathlib import Path
 from typing import Any
 
 from ludolab.envs.gallery.cards import (
+    ARTIST_CARDS,
     ARTISTS,
     AWARD,
+    DEFAULT_SYMBOLS,
     DOUBLE,
     DRAW,
     N_CARDS,
+    OPEN_MODEL_SYMBOLS,
     PLAIN,
+    SymbolsTable,
     card_type,
     card_types,
     type_artist,
     type_name,
     type_symbol,
+    validate_symbols,
 )
 from ludolab.research.solve import SolverStats, Status, solve
 
@@ -97,25 +108,61 @@ def closing_count(players: int) -> int:
     return 5 if players == 2 else 6
 
 
+#: Award tokens in the game (the engine's ``award_tokens``): award cards beyond them do nothing.
+AWARD_TOKENS = 5
+
+
 @dataclass(frozen=True)
 class ExhibitRules:
-    """The rules options the exhibit model knows (defaults: the rules note's assumptions)."""
+    """The rules options the exhibit model knows; the defaults are the engine's (the published
+    rules, see ``ludolab.envs.gallery.engine``).
+
+    Attributes:
+        players: 2..5.
+        extra_card: a face-up extra card counts for its artist but belongs to nobody.
+        extra_card_each_round: a new extra card every round (else only round 1's, at setup).
+        award_any: an award token goes on an artist of the player's choice that has a card
+            displayed this round (the published rule is any artist: this narrows it); False:
+            on the award card's own artist.
+        symbols: the symbols table (``ludolab.envs.gallery.cards``), the engine's by default.
+        deals: cards dealt per player at the start of rounds 1..4; None: ``DEALS[players]``.
+    """
 
     players: int
     extra_card: bool = True
-    award_any: bool = False
+    award_any: bool = True
     deals: tuple[int, int, int, int] | None = None  # None: DEALS[players]
+    symbols: SymbolsTable = DEFAULT_SYMBOLS
+    extra_card_each_round: bool = True
 
     def __post_init__(self) -> None:
         if self.players not in DEALS:
             raise ValueError(f"players must be 2..5, got {self.players!r}")
         if self.deals is not None and (len(self.deals) != N_ROUNDS or self.deals[0] < 1):
             raise ValueError(f"deals must give 4 round sizes, the first >= 1; got {self.deals}")
+        object.__setattr__(self, "symbols", validate_symbols(self.symbols))
 
     @classmethod
     def open_model(cls, players: int) -> ExhibitRules:
-        """The open MiniZinc model's assumptions: no extra card, awards to any artist."""
-        return cls(players=players, extra_card=False, award_any=True)
+        """The open MiniZinc model's assumptions: no extra card, awards to any artist, one
+        draw-one, one double and one award card per artist."""
+        return cls(players=players, extra_card=False, award_any=True, symbols=OPEN_MODEL_SYMBOLS)
+
+    def has_extra(self, r: int) -> bool:
+        """Round r (0-based) has a face-up extra card."""
+        return self.extra_card and (r == 0 or self.extra_card_each_round)
+
+    def symbol_counts(self) -> dict[str, list[int]]:
+        """Per artist the cards the model may use as draw-one, double and award cards, and as
+        plain cards (face-down and simultaneous cards are never displayed: see the module
+        docstring)."""
+        table = self.symbols
+        return {
+            "n_draw": [row[0] for row in table],
+            "n_double": [row[1] for row in table],
+            "n_award": [row[2] for row in table],
+            "n_plain": [ARTIST_CARDS[a] - sum(table[a]) for a in range(N_ARTISTS)],
+        }
 
     @property
     def deal(self) -> tuple[int, int, int, int]:
@@ -131,8 +178,8 @@ class RoundExhibit:
     """One round of an exhibit sequence (players and artists 0-based).
 
     ``cards[p][a]`` counts every card player p displayed of artist a (symbol cards included);
-    ``draw``, ``double`` and ``award`` mark the symbol cards among them (0/1 each; a double is
-    always played with a second, plain card). ``awards_to[a]`` counts award tokens placed on
+    ``draw``, ``double`` and ``award`` count the symbol cards among them (a double is always
+    played with a second, plain card). ``awards_to[a]`` counts award tokens placed on
     artist a this round; ``extra`` is the artist of the face-up extra card (None without).
     ``tokens`` (3/2/1/0), ``values`` (accumulated tokens and awards) and ``scored_values``
     (value if ranked this round, else 0) are the model's; ``hands`` the cards each player
@@ -215,7 +262,7 @@ class ExhibitSolution:
                     f"{SYMBOL_NAMES[s]}:{letters[a]}"
                     for a in range(N_ARTISTS)
                     for s, table in ((DRAW, rd.draw), (DOUBLE, rd.double), (AWARD, rd.award))
-                    if table[p][a]
+                    for _ in range(table[p][a])
                 ]
                 lines.append(
                     f"  player {p + 1}: {exhibit or '-':<14} turns {rd.turns[p]:>2}, hand "
@@ -268,8 +315,10 @@ def model_data(
     return {
         "P": rules.players,
         "deal": list(rules.deal),
-        "extra_card": rules.extra_card,
+        "extra": [rules.has_extra(r) for r in range(N_ROUNDS)],
         "award_any": rules.award_any,
+        "award_tokens": AWARD_TOKENS,
+        **rules.symbol_counts(),
         "objective": OBJECTIVES[objective],
         "shared_win": shared_win,
         "first_player": 0 if first_player is None else first_player + 1,
@@ -386,14 +435,7 @@ def _solve_mip(
     label = f"exhibits, {rules.players} players, {objective}"
     left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1.0)
     answer = solve_mip(
-        rules.players,
-        rules.deal,
-        extra_card=rules.extra_card,
-        award_any=rules.award_any,
-        objective=data["objective"],
-        shared_win=shared_win,
-        first_player=data["first_player"],
-        min_score=min_score,
+        data,
         better_than=None if first is None else first.objective_value,
         time_limit=left,
     )
@@ -563,21 +605,23 @@ def score_solution(solution: ExhibitSolution) -> ScoreSheet:
 class Play:
     """One turn: ``player`` displays ``card`` (an id 0..94); ``second`` is a double's second
     card (same artist) or None; ``award_to`` the artist that gets the award token when ``card``
-    is an award card (None otherwise); ``draws`` the card drawn when ``card`` is a draw-one."""
+    is an award card (None otherwise); ``draws`` the card drawn when ``card`` is a draw-one;
+    ``symbols`` the symbols table that gives the cards their types."""
 
     player: int
     card: int
     second: int | None = None
     award_to: int | None = None
     draws: int | None = None
+    symbols: SymbolsTable = DEFAULT_SYMBOLS
 
     @property
     def card_type(self) -> int:
-        return card_types()[self.card]
+        return card_types(self.symbols)[self.card]
 
     @property
     def second_type(self) -> int | None:
-        return None if self.second is None else card_types()[self.second]
+        return None if self.second is None else card_types(self.symbols)[self.second]
 
     def describe(self) -> str:
         text = f"P{self.player + 1} {type_name(self.card_type)}#{self.card}"
@@ -674,14 +718,13 @@ def _turn_lists(rd: RoundExhibit, players: int, targets: list[int]) -> list[list
             closing_double = rd.plain(p, a) - rd.double[p][a] == 0
             closing_plain = not closing_double
         for a in range(N_ARTISTS):
-            if rd.draw[p][a]:
-                turns.append((card_type(a, DRAW), None, None))
+            turns.extend((card_type(a, DRAW), None, None) for _ in range(rd.draw[p][a]))
         for a in range(N_ARTISTS):
-            if rd.award[p][a]:
+            for _ in range(rd.award[p][a]):
                 turns.append((card_type(a, AWARD), None, targets.pop(0)))
         for a in range(N_ARTISTS):
-            if rd.double[p][a] and not (closing_double and a == rd.closing_artist):
-                turns.append((card_type(a, DOUBLE), card_type(a, PLAIN), None))
+            doubles = rd.double[p][a] - (1 if closing_double and a == rd.closing_artist else 0)
+            turns.extend((card_type(a, DOUBLE), card_type(a, PLAIN), None) for _ in range(doubles))
         for a in range(N_ARTISTS):
             singles = rd.plain(p, a) - rd.double[p][a]
             if closing_plain and a == rd.closing_artist:
@@ -713,7 +756,7 @@ def to_play_sequence(solution: ExhibitSolution) -> GamePlan:
     """
     rules = solution.rules
     P = rules.players
-    types = card_types()
+    types = card_types(rules.symbols)
     pools: dict[int, list[int]] = {}
     for cid, t in enumerate(types):
         pools.setdefault(t, []).append(cid)
@@ -725,7 +768,7 @@ def to_play_sequence(solution: ExhibitSolution) -> GamePlan:
         if rules.award_any:
             targets = [a for a in range(N_ARTISTS) for _ in range(rd.awards_to[a])]
         else:
-            targets = [a for p in range(P) for a in range(N_ARTISTS) if rd.award[p][a]]
+            targets = [a for p in range(P) for a in range(N_ARTISTS) for _ in range(rd.award[p][a])]
         lists = _turn_lists(rd, P, targets)
         order = []
         cycle = 0
@@ -780,7 +823,16 @@ def to_play_sequence(solution: ExhibitSolution) -> GamePlan:
         plays = []
         for p, c, c2, target in plays_ids[r]:
             draws = receive(p) if type_symbol(types[c]) == DRAW else None
-            plays.append(Play(player=p, card=c, second=c2, award_to=target, draws=draws))
+            plays.append(
+                Play(
+                    player=p,
+                    card=c,
+                    second=c2,
+                    award_to=target,
+                    draws=draws,
+                    symbols=rules.symbols,
+                )
+            )
         plan_rounds.append(
             PlanRound(
                 first_player=rd.first_player, deals=deals, extra=extras[r], plays=tuple(plays)
@@ -818,7 +870,7 @@ def validate_plan(plan: GamePlan) -> ReplayResult:
     """
     rules = plan.rules
     P, M = rules.players, rules.closing
-    types = card_types()
+    types = card_types(rules.symbols)
     seen: set[int] = set()
 
     def fresh(c: int, what: str, r: int) -> None:
@@ -829,6 +881,7 @@ def validate_plan(plan: GamePlan) -> ReplayResult:
         seen.add(c)
 
     hands: list[Counter[int]] = [Counter() for _ in range(P)]
+    awards_left = AWARD_TOKENS
     value = [0] * N_ARTISTS
     scores = [0] * P
     round_scores, displayed_all = [], []
@@ -853,9 +906,10 @@ def validate_plan(plan: GamePlan) -> ReplayResult:
                 fresh(c, f"card dealt to player {p + 1}", r)
                 hands[p][c] += 1
         count = [0] * N_ARTISTS
-        if (rd.extra is not None) != rules.extra_card:
+        if (rd.extra is not None) != rules.has_extra(r):
             raise PlanError(
-                f"round {r + 1}: extra card {rd.extra} under extra_card={rules.extra_card}"
+                f"round {r + 1}: extra card {rd.extra}, but the rules "
+                + ("turn one" if rules.has_extra(r) else "turn none")
             )
         if rd.extra is not None:
             fresh(rd.extra, "extra card", r)
@@ -907,6 +961,9 @@ def validate_plan(plan: GamePlan) -> ReplayResult:
                     raise PlanError(f"{where}: an award needs its artist")
                 if not rules.award_any and target != a:
                     raise PlanError(f"{where}: the award goes on the card's own artist")
+                if awards_left == 0:
+                    raise PlanError(f"{where}: no award token is left to place")
+                awards_left -= 1
                 awards[target] += 1
                 if rules.award_any:
                     award_any_targets.append(target)

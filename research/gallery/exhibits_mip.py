@@ -39,9 +39,7 @@ import numpy as np
 
 N_ROUNDS = 4
 N_ARTISTS = 5
-ARTIST_CARDS = (17, 18, 19, 20, 21)
-N_CARDS = sum(ARTIST_CARDS)
-SYMBOLS_PER_ARTIST = 3  # one draw-one, one double and one award card (the model's table)
+N_CARDS = 95
 
 
 class Expr:
@@ -216,23 +214,21 @@ class MipAnswer:
 
 
 def solve_mip(
-    players: int,
-    deal: tuple[int, ...],
+    data: Mapping[str, Any],
     *,
-    extra_card: bool,
-    award_any: bool,
-    objective: int,
-    shared_win: bool = False,
-    first_player: int = 0,
-    min_score: int = 0,
     better_than: int | None = None,
     fixed: Mapping[str, Any] | None = None,
     time_limit: float | None = 60.0,
     max_solutions: int | None = None,
 ) -> MipAnswer:
-    """The exhibit model's question (``objective``: 1 max-score, 2 max-margin, 3
-    min-winning-score; ``first_player`` 1-based, 0 = free; as ``models/exhibits.mzn``'s
-    parameters) as a MIP, solved by HiGHS within ``time_limit`` seconds.
+    """The exhibit model's question as a MIP, solved by HiGHS within ``time_limit`` seconds.
+
+    ``data``: the MiniZinc model's parameters, as
+    :func:`~ludolab.research.gallery.exhibits.model_data` gives them (``P``, ``deal``,
+    ``extra``, ``award_any``, ``award_tokens``, the symbols table ``n_draw``, ``n_double``,
+    ``n_award``, ``n_plain``; ``objective`` 1 max-score, 2 max-margin, 3 min-winning-score;
+    ``shared_win``; ``first_player`` 1-based, 0 = free; ``min_score``; the search settings
+    are not read).
 
     ``better_than``: only answers strictly better than this objective value (an answer found
     another way): "infeasible" then proves that answer optimal, and the bound still bounds
@@ -241,19 +237,30 @@ def solve_mip(
     leaves one free), to check an answer found another way against this formulation.
     ``max_solutions``: stop after that many improving solutions (a search that ends the same
     way on any machine, unlike a time limit)."""
-    P, R, A = players, N_ROUNDS, N_ARTISTS
+    P, R, A = int(data["P"]), N_ROUNDS, N_ARTISTS
+    deal = [int(k) for k in data["deal"]]
+    extra = [bool(e) for e in data["extra"]]
+    award_any = bool(data["award_any"])
+    award_tokens = int(data["award_tokens"])
+    n_draw, n_double, n_award, n_plain = (
+        [int(k) for k in data[name]] for name in ("n_draw", "n_double", "n_award", "n_plain")
+    )
+    objective = int(data["objective"])
+    shared_win = bool(data.get("shared_win", False))
+    first_player = int(data.get("first_player", 0))
+    min_score = int(data.get("min_score", 0))
     M = 5 if P == 2 else 6
     TMAX = 5 * (M - 1) + 1
-    VMAX = 3 * R + 2 * A
+    VMAX = 3 * R + 2 * award_tokens
     m = Programme()
     rp, ra = range(P), range(A)
 
     x = m.var((R, P, A), 0, M)  # cards displayed (all kinds)
-    dr = m.var((R, P, A), 0, 1)  # draw-one card displayed
-    db = m.var((R, P, A), 0, 1)  # double card displayed (with a plain second card)
-    aw = m.var((R, P, A), 0, 1)  # award card displayed
+    dr = m.var((R, P, A), 0, M)  # draw-one cards displayed
+    db = m.var((R, P, A), 0, M)  # double cards displayed (each with a plain second card)
+    aw = m.var((R, P, A), 0, M)  # award cards displayed
     ex = m.var((R, A), 0, 1)  # the round's face-up extra card
-    awd = m.var((R, A), 0, 5)  # award tokens placed on the artist this round
+    awd = m.var((R, A), 0, award_tokens)  # award tokens placed on the artist this round
     fp = m.var((R, P), 0, 1)  # first player (one-hot)
     cl = m.var((R, P), 0, 1)  # closing player (one-hot)
     ca = m.var((R, A), 0, 1)  # closing artist (one-hot)
@@ -279,18 +286,20 @@ def solve_mip(
         for a in ra:
             cnt[r, a] = total(x[r, p, a] for p in rp) + ex[r, a]
 
-    # Cards: symbols once per game, the plain cards and extra cards of each artist's supply
+    # Cards: each symbol card once per game, the plain cards and extra cards of each artist's
+    # supply (the symbols table), and no more award cards than award tokens
+    every = [(r, p) for r in range(R) for p in rp]
     for a in ra:
-        every = [(r, p) for r in range(R) for p in rp]
-        m.le(total(dr[r, p, a] for r, p in every), 1)
-        m.le(total(db[r, p, a] for r, p in every), 1)
-        m.le(total(aw[r, p, a] for r, p in every), 1)
+        m.le(total(dr[r, p, a] for r, p in every), n_draw[a])
+        m.le(total(db[r, p, a] for r, p in every), n_double[a])
+        m.le(total(aw[r, p, a] for r, p in every), n_award[a])
         m.le(
             total(plain[r, p, a] for r, p in every) + total(ex[r, a] for r in range(R)),
-            ARTIST_CARDS[a] - SYMBOLS_PER_ARTIST,
+            n_plain[a],
         )
+    m.le(total(aw.ravel()), award_tokens)
     for r in range(R):
-        m.eq(total(ex[r]), int(extra_card))
+        m.eq(total(ex[r]), int(extra[r]))
     drawn = np.empty((R, P), dtype=object)
     for r in range(R):
         for p in rp:
@@ -342,7 +351,7 @@ def solve_mip(
         if award_any:
             m.eq(total(awd[r]), total(aw[r].ravel()))
             for a in ra:
-                m.le(awd[r, a], 5 * total(x[r, p, a] for p in rp))
+                m.le(awd[r, a], award_tokens * total(x[r, p, a] for p in rp))
         else:
             for a in ra:
                 m.eq(awd[r, a], total(aw[r, p, a] for p in rp))
@@ -391,11 +400,12 @@ def solve_mip(
     # Scores. A card scores its artist's value when the artist ranks: the tokens and awards of
     # this round and every round before. Written as cards-that-rank x each earlier token or
     # award (an integer times a binary: exact and tight in the relaxation).
-    award_one_hot = m.var((R, A, 5), 0, 1)  # awd[r, a] = j + 1
+    K = max(award_tokens, 1)
+    award_one_hot = m.var((R, A, K), 0, 1)  # awd[r, a] = j + 1
     for r in range(R):
         for a in ra:
             m.le(total(award_one_hot[r, a]), 1)
-            m.eq(awd[r, a], total((j + 1) * award_one_hot[r, a, j] for j in range(5)))
+            m.eq(awd[r, a], total((j + 1) * award_one_hot[r, a, j] for j in range(K)))
     score = np.empty(P, dtype=object)
     for p in rp if objective != 1 else [0]:
         parts = []
@@ -410,7 +420,7 @@ def solve_mip(
                 groups = [
                     [(w, wins[q, a, k]) for k, w in enumerate((3, 2, 1))] for q in range(r + 1)
                 ] + [
-                    [(2 * (j + 1), award_one_hot[q, a, j]) for j in range(5)] for q in range(r + 1)
+                    [(2 * (j + 1), award_one_hot[q, a, j]) for j in range(K)] for q in range(r + 1)
                 ]
                 for group in groups:
                     zs = []

@@ -40,7 +40,13 @@ class EngineReplay:
 
 def engine_options(plan: GamePlan) -> GalleryOptions:
     """The engine's options for the rules the plan was made under."""
-    return GalleryOptions(extra_card=plan.rules.extra_card, award_choice=plan.rules.award_any)
+    rules = plan.rules
+    return GalleryOptions(
+        symbols=rules.symbols,
+        extra_card=rules.extra_card,
+        extra_card_each_round=rules.extra_card_each_round,
+        award_choice=rules.award_any,
+    )
 
 
 def plan_deal(plan: GamePlan) -> tuple[Deal, list[int]]:
@@ -71,7 +77,7 @@ def replay_in_engine(plan: GamePlan) -> EngineReplay:
     deal, seat_of = plan_deal(plan)
     options = dataclasses.replace(engine_options(plan), debug=True)  # invariants every step
     game = Game(deal, 0, options)
-    types = card_types()
+    types = card_types(plan.rules.symbols)
     accepted = 0
 
     def broke(problem: str) -> EngineReplay:
