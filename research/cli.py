@@ -273,7 +273,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     simg.add_argument("--out", "-o", required=True, help="output .parquet")
     _add_force(simg)
     _add_batches(simg)
-    _add_gallery_rules(simg, award_flag=True)
+    _add_gallery_rules(simg)
     add_quiet_option(simg)
     simg.set_defaults(run=_simulate_gallery)
 
@@ -338,7 +338,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "double and award card per artist), to compare with its published 301 (2 players) "
         "and 295 (4 players)",
     )
-    _add_gallery_rules(exh, award_flag=False)
+    _add_gallery_rules(exh)
     exh.add_argument(
         "--solver",
         choices=["mip", "gecode"],
@@ -1106,7 +1106,7 @@ def _ladder_setups(game: str, path: str, players: int) -> list:
     return deals
 
 
-def _add_gallery_rules(parser: argparse.ArgumentParser, *, award_flag: bool) -> None:
+def _add_gallery_rules(parser: argparse.ArgumentParser) -> None:
     """The Masters Gallery rule flags shared by `simulate gallery` and `exhibits`."""
     parser.add_argument(
         "--symbols",
@@ -1123,13 +1123,12 @@ def _add_gallery_rules(parser: argparse.ArgumentParser, *, award_flag: bool) -> 
         action="store_true",
         help="the face-up extra card only at setup, for round 1 (default: a new one each round)",
     )
-    if award_flag:
-        parser.add_argument(
-            "--award-own-artist",
-            action="store_true",
-            help="an award card's token goes on the card's own artist (published: any artist "
-            "of the player's choice)",
-        )
+    parser.add_argument(
+        "--award-own-artist",
+        action="store_true",
+        help="an award card's token goes on the card's own artist (published: an artist of "
+        "the player's choice)",
+    )
 
 
 def _read_symbols(path: str | None):  # -> SymbolsTable | None
@@ -1171,6 +1170,8 @@ def _exhibits(args: argparse.Namespace) -> int:
         changes["extra_card"] = False
     if args.extra_card_at_setup_only:
         changes["extra_card_each_round"] = False
+    if args.award_own_artist:
+        changes["award_any"] = False
     rules = dataclasses.replace(rules, **changes)
     from ludolab.research.progress import Status
 

@@ -138,21 +138,21 @@ def test_agents_play_legally_under_every_rules_option(name):
 
 
 def test_greedy_beats_random_two_players():
-    assert _win_rate(["greedy", "random"], range(200)) >= 0.85  # measured 0.95
+    assert _win_rate(["greedy", "random"], range(200)) >= 0.85  # measured 0.96
 
 
 def test_greedy_beats_random_four_players():
-    assert _win_rate(["greedy", "random", "random", "random"], range(200)) >= 0.70  # 0.92
+    assert _win_rate(["greedy", "random", "random", "random"], range(200)) >= 0.70  # 0.87
 
 
 def test_leader_beats_random():
-    assert _win_rate(["leader", "random"], range(200)) >= 0.70  # measured 0.86
-    assert _win_rate(["leader", "random", "random", "random"], range(200)) >= 0.45  # 0.71
+    assert _win_rate(["leader", "random"], range(200)) >= 0.70  # measured 0.80
+    assert _win_rate(["leader", "random", "random", "random"], range(200)) >= 0.45  # 0.63
 
 
 def test_greedy_beats_leader():
-    assert _win_rate(["greedy", "leader"], range(200)) >= 0.70  # measured 0.84
-    assert _win_rate(["greedy", "leader", "leader", "leader"], range(200)) >= 0.55  # 0.76
+    assert _win_rate(["greedy", "leader"], range(200)) >= 0.70  # measured 0.85
+    assert _win_rate(["greedy", "leader", "leader", "leader"], range(200)) >= 0.55  # 0.75
 
 
 # ---------------------------------------------------------------------- reproducibility
