@@ -155,18 +155,30 @@ def plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
             )
         elif tight is not None and tight[TIGHTNESS_COLUMN].notna().sum() > 0:
             games_t = tight[tight["lineup"] == lineup].dropna(subset=[TIGHTNESS_COLUMN])
+            # the deal is the unit: games on one deal are not independent (greedy games on a
+            # deal all play out the same), so the interval is over deal means
+            deals = (
+                games_t.groupby(["condition", "setup"], observed=True)[
+                    [TIGHTNESS_COLUMN, "score_spread"]
+                ]
+                .mean()
+                .reset_index()
+            )
             save(
                 metric_vs_tightness(
-                    games_t,
+                    deals,
                     TIGHTNESS_COLUMN,
                     "score_spread",
                     order=order,
                     means=True,
                     xlabel="tightness: -log10 P(fair deal qualifies)",
+                    ylabel=f"score spread ({game_unit(data.game, 'score_spread')}),\n"
+                    "mean of deal means ± 95% CI",
                 ),
                 f"score-spread-vs-tightness-{tag}",
-                f"Mean score spread (95% interval) against each deal set's tightness "
-                f"(-log10 of the share of fair deals that satisfy it), {who}.",
+                f"Mean score spread against each deal set's tightness (-log10 of the share of "
+                f"fair deals that satisfy it): the mean of the deal means with its 95% interval "
+                f"over deals, {who}.",
             )
     params = {c["name"]: c.get("sweep_parameter") for c in data.config["conditions"]}
     metrics = tested_metrics(data)
