@@ -242,11 +242,13 @@ def _top_legend(fig: Figure, ax: Axes, n: int) -> None:
     """The axes' legend above the plot, across the figure (constrained layout makes room)."""
     handles, labels = ax.get_legend_handles_labels()
     if handles:
+        # three columns of long labels ("balanced-symbols (n=1400)") overrun a one-column figure
+        per_row = 3 if max(len(lab) for lab in labels) <= 18 else 2
         fig.legend(
             handles,
             labels,
             loc="outside upper center",
-            ncol=min(n, 3),
+            ncol=min(n, per_row),
             fontsize="x-small",
             handletextpad=0.3,
             columnspacing=1.0,
