@@ -499,3 +499,37 @@ def test_ludii_metrics_on_a_hand_computed_game():
     # a winner ahead from the first state on: decided at once
     assert decisiveness_ludii([[2, 0], [3, 1], [5, 1]], [0]) == pytest.approx(1 / 3)
     assert np.isnan(drama_ludii(v, []))
+
+
+# ------------------------------------------------------------------ win rates over setups
+
+
+def _decided(winners: list[tuple[int, ...]], setups: list[str] | None) -> pd.DataFrame:
+    frame = pd.DataFrame({"winners": winners})
+    if setups is not None:
+        frame["setup"] = setups
+    return frame
+
+
+def test_win_rate_intervals_count_setups_not_copies_of_one_game():
+    from ludolab.research.metrics.games import _effective_sizes
+
+    rng = np.random.default_rng(0)
+    one_each = [(int(w),) for w in rng.integers(0, 2, 40)]
+    rates = np.array([sum(w == (s,) for w in one_each) / 40 for s in range(2)])
+    # one game per setup, or no setups known: every game counts
+    assert list(_effective_sizes(_decided(one_each, None), 2, rates)) == [40, 40]
+    setups = [f"d{i}" for i in range(40)]
+    assert list(_effective_sizes(_decided(one_each, setups), 2, rates)) == [40, 40]
+    # every setup's game played five times with the same result (greedy on one deal): the
+    # 200 games are worth the 40 setups (39: the cluster-robust variance's small-sample factor)
+    copies = [w for w in one_each for _ in range(5)]
+    n_eff = _effective_sizes(_decided(copies, [s for s in setups for _ in range(5)]), 2, rates)
+    assert n_eff == pytest.approx([39, 39])
+    # within a setup one win each (negatively correlated): no narrower than independent games
+    split = [(0,), (1,)] * 20
+    n_eff = _effective_sizes(_decided(split, [f"d{i // 2}" for i in range(40)]), 2, [0.5, 0.5])
+    assert list(n_eff) == [40, 40]
+    # a rate of 0 counts the setups
+    zero = _effective_sizes(_decided([(0,)] * 10, [f"d{i // 5}" for i in range(10)]), 2, [1, 0])
+    assert list(zero) == [2, 2]

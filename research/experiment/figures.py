@@ -119,8 +119,9 @@ def plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
         save(
             win_rates_by_seat(conds, order=order),
             f"win-rates-{tag}",
-            f"Win rate by seat (0 moves first) with Wilson 95% intervals; dashed: the fair "
-            f"share. {who}.",
+            f"Win rate by seat (0 moves first) with Wilson 95% intervals over the effective "
+            f"number of independent games (games on one of the {kind} are not independent); "
+            f"dashed: the fair share. {who}.",
         )
         save(
             score_distributions(

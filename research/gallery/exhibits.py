@@ -26,7 +26,7 @@ plan (see `GamePlan`).
 Player and artist numbers are 0-based in Python (player 0 is "player 1" of the questions);
 artists are in tie-break order Lite Metal, Yoko, Christin P., Karl Gitter, Krypto; card ids and
 card types follow ``ludolab.envs.gallery.cards`` (type = artist * 6 + symbol; within an artist's id
-block the draw-one, double and award cards come first, the plain cards last).
+block the symbol cards come first, in the table's order, the plain cards last).
 
 Rules options (`ExhibitRules`; the defaults are the engine's, the published rules): ``symbols``
 (the symbols table of ``ludolab.envs.gallery.cards``, which the model reads: how many draw-one,

@@ -177,12 +177,13 @@ CONDITION_METRICS: dict[str, Metric] = {
         "win rate of seat s among decided games", "r_s = wins_s / N_d", "share [0, 1]"
     ),
     "win_rate_<s>_low": Metric(
-        "lower end of the Wilson 95% interval for r_s",
+        "lower end of the Wilson 95% interval for r_s (N_d: with several games per setup, "
+        "the effective N_d / deff of the clustered design)",
         "(r + z^2/2N_d - z sqrt(r(1-r)/N_d + z^2/4N_d^2)) / (1 + z^2/N_d), z = 1.96",
         "share [0, 1]",
     ),
     "win_rate_<s>_high": Metric(
-        "upper end of the Wilson 95% interval for r_s",
+        "upper end of the Wilson 95% interval for r_s (N_d as for the lower end)",
         "(r + z^2/2N_d + z sqrt(r(1-r)/N_d + z^2/4N_d^2)) / (1 + z^2/N_d), z = 1.96",
         "share [0, 1]",
     ),
