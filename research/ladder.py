@@ -133,8 +133,10 @@ def _places(scores: Sequence[float], won: Sequence[int]) -> list[int]:
 def fit_ratings(games: pd.DataFrame, agents: Sequence[str], seed: int) -> pd.DataFrame:
     """Per agent: rating (Plackett-Luce mu, mean over ORDERS game orders), its 95% bootstrap
     interval over rotation sets, openskill's sigma, games, wins, win rate with its 95% Wilson
-    interval, the fair share and the mean place (1 = first). Sorted by rating."""
-    from statsmodels.stats.proportion import proportion_confint
+    interval (over the effective number of independent games: the games of one rotation set
+    share a setup and seed, see :func:`ludolab.research.metrics.core.effective_sample_size`),
+    the fair share and the mean place (1 = first). Sorted by rating."""
+    from ludolab.research.metrics.core import effective_sample_size, wilson_interval
 
     rng = random.Random(seed)
     table = [
@@ -156,13 +158,18 @@ def fit_ratings(games: pd.DataFrame, agents: Sequence[str], seed: int) -> pd.Dat
     for j, agent in enumerate(agents):
         n_games = wins = 0
         place_sum = 0
-        for seats, places in table:
+        won: list[float] = []
+        sets: list[int] = []
+        for (seats, places), rotation in zip(table, games["set"], strict=True):
             for seat, name in enumerate(seats):
                 if name == agent:
                     n_games += 1
                     wins += places[seat] == 0
                     place_sum += places[seat] + 1
-        lo, hi = proportion_confint(wins, n_games, method="wilson") if n_games else (0, 0)
+                    won.append(float(places[seat] == 0))
+                    sets.append(int(rotation))
+        n_eff = effective_sample_size(np.array(won), np.array(sets)) if n_games else 0.0
+        lo, hi = wilson_interval(wins / n_games * n_eff, n_eff) if n_games else (0, 0)
         rows.append(
             {
                 "agent": agent,
@@ -225,7 +232,8 @@ def ladder_markdown(ratings: pd.DataFrame, title: str, how: str) -> str:
         "",
         f"Rating: Plackett-Luce mu (openskill; a new agent starts at 25), mean over {ORDERS} "
         f"game orders; interval: 95% percentile bootstrap over rotation sets ({BOOTSTRAP} "
-        f"resamples). Win rate: Wilson interval over games; the fair share is {fair:.0%}.",
+        f"resamples). Win rate: Wilson interval over the effective number of independent "
+        f"games (the games of a rotation set share a setup); the fair share is {fair:.0%}.",
         "",
     ]
     return "\n".join(lines)

@@ -516,20 +516,19 @@ def test_win_rate_intervals_count_setups_not_copies_of_one_game():
 
     rng = np.random.default_rng(0)
     one_each = [(int(w),) for w in rng.integers(0, 2, 40)]
-    rates = np.array([sum(w == (s,) for w in one_each) / 40 for s in range(2)])
     # one game per setup, or no setups known: every game counts
-    assert list(_effective_sizes(_decided(one_each, None), 2, rates)) == [40, 40]
+    assert list(_effective_sizes(_decided(one_each, None), 2)) == [40, 40]
     setups = [f"d{i}" for i in range(40)]
-    assert list(_effective_sizes(_decided(one_each, setups), 2, rates)) == [40, 40]
+    assert list(_effective_sizes(_decided(one_each, setups), 2)) == [40, 40]
     # every setup's game played five times with the same result (greedy on one deal): the
     # 200 games are worth the 40 setups (39: the cluster-robust variance's small-sample factor)
     copies = [w for w in one_each for _ in range(5)]
-    n_eff = _effective_sizes(_decided(copies, [s for s in setups for _ in range(5)]), 2, rates)
+    n_eff = _effective_sizes(_decided(copies, [s for s in setups for _ in range(5)]), 2)
     assert n_eff == pytest.approx([39, 39])
     # within a setup one win each (negatively correlated): no narrower than independent games
     split = [(0,), (1,)] * 20
-    n_eff = _effective_sizes(_decided(split, [f"d{i // 2}" for i in range(40)]), 2, [0.5, 0.5])
+    n_eff = _effective_sizes(_decided(split, [f"d{i // 2}" for i in range(40)]), 2)
     assert list(n_eff) == [40, 40]
     # a rate of 0 counts the setups
-    zero = _effective_sizes(_decided([(0,)] * 10, [f"d{i // 5}" for i in range(10)]), 2, [1, 0])
+    zero = _effective_sizes(_decided([(0,)] * 10, [f"d{i // 5}" for i in range(10)]), 2)
     assert list(zero) == [2, 2]

@@ -268,6 +268,32 @@ def score_spread(final: Sequence[float]) -> float:
     return float(f.max() - f.min()) if f.size else float("nan")
 
 
+def effective_sample_size(values: np.ndarray, clusters: np.ndarray) -> float:
+    """How many independent observations ``values`` (shape (n,), each in [0, 1], e.g. a seat's
+    share of each game's win) are worth for their mean when observations in one cluster
+    (``clusters``, shape (n,), any labels: the board or deal a game was played on) are not
+    independent.
+
+    Kish's effective size n / deff, with the design effect deff = (the cluster-robust variance
+    of the mean, with the small-sample factor C / (C - 1) for C clusters) / (its variance for
+    independent observations, p (1 - p) / n), at least 1. A mean of 0 or 1 (no variance to
+    measure) counts the clusters (Korn & Graubard 1998). One observation per cluster, or a
+    single cluster: n.
+    """
+    values = np.asarray(values, dtype=float)
+    n = len(values)
+    labels, cluster = np.unique(np.asarray(clusters).astype(str), return_inverse=True)
+    c = len(labels)
+    if n == 0 or c == n or c < 2:
+        return float(n)
+    p = float(values.mean())
+    if not 0.0 < p < 1.0:
+        return float(c)
+    totals = np.bincount(cluster, weights=values - p, minlength=c)
+    robust = c / (c - 1) * float(np.sum(totals**2)) / n**2
+    return n / max(1.0, robust / (p * (1.0 - p) / n))
+
+
 def wilson_interval(successes: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
     """Wilson score interval for a proportion (no continuity correction).
 

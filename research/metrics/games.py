@@ -252,39 +252,20 @@ def per_game_metrics(
     return pd.concat([pd.DataFrame(ids), metrics], axis=1)
 
 
-def _effective_sizes(decided: pd.DataFrame, n_seats: int, rates: np.ndarray) -> np.ndarray:
-    """Per seat, the number of independent games the decided games are worth for its win rate.
-
-    Games on one setup (a ``setup`` column: the same board or deal) are not independent — greedy
-    games on one Masters Gallery deal all play out the same — so the Wilson interval takes the
-    effective sample size of the clustered design (Kish): n / deff, with the design effect deff
-    = (the cluster-robust variance of the rate over setups) / (its variance for independent
-    games), at least 1; a rate of 0 or 1 counts the setups (Korn & Graubard 1998). Without a
-    ``setup`` column, or with one game per setup, every game counts.
-    """
+def _effective_sizes(decided: pd.DataFrame, n_seats: int) -> np.ndarray:
+    """Per seat, the number of independent games the decided games are worth for its win rate
+    (:func:`.core.effective_sample_size` over the ``setup`` column): games on one setup (the
+    same board or deal) are not independent — greedy games on one Masters Gallery deal all
+    play out the same. Without a ``setup`` column every game counts."""
     nd = len(decided)
     if nd == 0 or "setup" not in decided.columns:
-        return np.full(n_seats, float(nd))
-    setups = decided["setup"].astype(str).to_numpy()
-    labels, cluster = np.unique(setups, return_inverse=True)
-    n_c = len(labels)
-    if n_c == nd or n_c < 2:
         return np.full(n_seats, float(nd))
     share = np.zeros((nd, n_seats))
     for i, ws in enumerate(decided["winners"]):
         for seat in ws:
             share[i, seat] = 1.0 / len(ws)
-    out = np.empty(n_seats)
-    for seat in range(n_seats):
-        p = rates[seat]
-        if not 0.0 < p < 1.0:
-            out[seat] = float(n_c)
-            continue
-        totals = np.bincount(cluster, weights=share[:, seat] - p, minlength=n_c)
-        robust = n_c / (n_c - 1) * float(np.sum(totals**2)) / nd**2
-        deff = max(1.0, robust / (p * (1 - p) / nd))
-        out[seat] = nd / deff
-    return out
+    setups = decided["setup"].to_numpy()
+    return np.array([core.effective_sample_size(share[:, s], setups) for s in range(n_seats)])
 
 
 def _aggregate(g: pd.DataFrame, n_seats: int, means: Sequence[str]) -> dict[str, float]:
@@ -307,7 +288,7 @@ def _aggregate(g: pd.DataFrame, n_seats: int, means: Sequence[str]) -> dict[str,
         out[f"{col}_mean"] = float(x.mean())
         out[f"{col}_median"] = float(x.median())
         out[f"{col}_sd"] = float(x.std(ddof=1)) if n > 1 else np.nan
-    n_eff = _effective_sizes(decided, n_seats, rates)
+    n_eff = _effective_sizes(decided, n_seats)
     for s in range(n_seats):
         lo, hi = core.wilson_interval(rates[s] * n_eff[s], n_eff[s]) if nd else (np.nan, np.nan)
         out[f"wins_{s}"] = wins[s]
