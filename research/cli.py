@@ -576,6 +576,7 @@ PUZZLES = {
     "knights": "closed knight's tours (Warnsdorff search or MiniZinc circuit)",
     "queens": "generate and verify packs of unique Queens puzzles",
     "sudoku": "generate Sudoku, classify hardness by propagation strength",
+    "tents": "generate and verify packs of unique Tents puzzles",
 }
 
 
