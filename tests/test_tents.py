@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ludolab.research.puzzles.pack import read_pack
-from ludolab.research.puzzles.tents.deduce import deduce
+from ludolab.research.puzzles.tents.deduce import deduce, next_step
 from ludolab.research.puzzles.tents.generate import generate_one, random_pairs
 from ludolab.research.puzzles.tents.rules import orthogonal, solution_problems
 from ludolab.research.puzzles.tents.solve import solutions
@@ -73,8 +73,14 @@ def test_deductions_never_contradict_the_solution(n, seed):
     for step in puzzle.deduction.steps:
         assert set(step.tents) <= answer and not set(step.grass) & answer, step
     assert puzzle.deduction.tents == puzzle.tents
-    again = deduce(n, n, puzzle.trees, puzzle.row_counts, puzzle.col_counts)
+    clues = (n, n, puzzle.trees, puzzle.row_counts, puzzle.col_counts)
+    again = deduce(*clues)
     assert again.level == puzzle.deduction.level
+    # the hint from the start, and after the first step, continues the same solve
+    steps = puzzle.deduction.steps
+    assert next_step(*clues) == steps[0]
+    if len(steps) > 1:
+        assert next_step(*clues, steps[0].tents, steps[0].grass) == steps[1]
 
 
 def ludolab(*args: str, cwd) -> subprocess.CompletedProcess:

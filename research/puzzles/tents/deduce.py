@@ -226,6 +226,25 @@ def _step(board: _Board) -> Step | None:
     return _simple(board) or _trial(board)
 
 
+def next_step(
+    rows: int,
+    cols: int,
+    trees: Sequence[Cell],
+    row_counts: Sequence[int],
+    col_counts: Sequence[int],
+    tents: Sequence[Cell] = (),
+    grass: Sequence[Cell] = (),
+) -> Step | None:
+    """The next deduction from a position (tents placed, cells marked grass): a hint. None
+    when the rules find nothing, or the position is already wrong."""
+    board = _Board(rows, cols, trees, row_counts, col_counts)
+    try:
+        board.apply(Step("given", tuple(map(tuple, tents)), tuple(map(tuple, grass)), ""))
+    except Contradiction:
+        return None
+    return _step(board)
+
+
 def deduce(
     rows: int,
     cols: int,
@@ -252,4 +271,4 @@ def deduce(
     return Deduction(tuple(steps), solved, tents)
 
 
-__all__ = ["LEVELS", "RULES", "Deduction", "Step", "deduce"]
+__all__ = ["LEVELS", "RULES", "Deduction", "Step", "deduce", "next_step"]
