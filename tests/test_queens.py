@@ -159,6 +159,11 @@ def test_verify_catches_a_tampered_pack_in_one_line(tmp_path):
 
     assert "puzzles[1]" in tampered(move_queen)
     assert "puzzles[0]" in tampered(merge_regions)
+    def relabel(d):
+        level = d["puzzles"][2]["difficulty"]["level"]
+        d["puzzles"][2]["difficulty"]["level"] = "expert" if level != "expert" else "easy"
+
+    assert "the deductions say" in tampered(relabel)
     assert "format" in tampered(lambda d: d.update(format="other/1"))
     assert "not 'queens'" in tampered(lambda d: d.update(game="sudoku"))
     assert "used twice" in tampered(lambda d: d["puzzles"].append(d["puzzles"][0]))

@@ -2,9 +2,10 @@
 
 A game module gives a `PuzzleGame`: its name, sizes and difficulty levels, ``draw(size,
 rng)`` (one candidate puzzle, which has an ``id``, or None), ``level_of(candidate)``,
-``entry(candidate, attempt, seed)`` (its pack record) and ``check(record)`` (the first problem
-of a pack record, or None: the rules checker, uniqueness by counting to two, the difficulty
-label).
+``entry(candidate, attempt, seed)`` (its pack record), ``check(record)`` (the first problem
+of a pack record, or None: the rules checker, uniqueness by counting to two) and
+``relabel(record)`` (the difficulty level the deductions give it, which must match the
+stored label).
 """
 
 from __future__ import annotations
@@ -38,6 +39,21 @@ class PuzzleGame:
     level_of: Callable[[Any], str]
     entry: Callable[[Any, int, int], PackPuzzle]
     check: Callable[[PackPuzzle], str | None]
+    relabel: Callable[[PackPuzzle], str]
+
+
+def commands(
+    game: PuzzleGame,
+) -> tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]:
+    """The ``add_arguments`` and ``run`` a game's ``cli`` module exports."""
+
+    def add(parser: argparse.ArgumentParser) -> None:
+        add_arguments(parser, game)
+
+    def run_game(args: argparse.Namespace) -> int:
+        return run(args, game)
+
+    return add, run_game
 
 
 def add_arguments(parser: argparse.ArgumentParser, game: PuzzleGame) -> None:
@@ -139,6 +155,8 @@ def verify_pack(path: Path, game: PuzzleGame) -> Pack:
     pack = read_pack(path, game.name)
     for i, p in enumerate(pack.puzzles):
         problem = game.check(p)
+        if problem is None and p.difficulty["level"] != (level := game.relabel(p)):
+            problem = f"labelled {p.difficulty['level']!r}, the deductions say {level!r}"
         if problem is not None:
             raise PuzzleError(f"{path}: puzzles[{i}] ({p.id}): {problem}")
     return pack
@@ -154,4 +172,4 @@ def _verify(path: Path, game: PuzzleGame) -> int:
     return 0
 
 
-__all__ = ["ATTEMPTS_PER_PUZZLE", "PuzzleGame", "add_arguments", "run", "verify_pack"]
+__all__ = ["ATTEMPTS_PER_PUZZLE", "PuzzleGame", "add_arguments", "commands", "run", "verify_pack"]

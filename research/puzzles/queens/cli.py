@@ -12,8 +12,6 @@ locked into k lines; expert: trying a cell); ``mixed`` spreads the pack evenly o
 
 from __future__ import annotations
 
-import argparse
-
 from ludolab.research.puzzles import pack_cli
 from ludolab.research.puzzles.pack import PackPuzzle
 from ludolab.research.puzzles.queens.deduce import LEVELS, RULES, deduce
@@ -57,9 +55,6 @@ def check(p: PackPuzzle) -> str | None:
         return f"not unique: a second solution {found[1]} exists"
     if found != [queens]:
         return "the stored solution is not the grid's solution"
-    level = deduce(regions).level
-    if p.difficulty.get("level") != level:
-        return f"labelled {p.difficulty.get('level')!r}, the deductions say {level!r}"
     return None
 
 
@@ -75,14 +70,7 @@ GAME = pack_cli.PuzzleGame(
     level_of=lambda p: p.deduction.level,
     entry=_entry,
     check=check,
+    relabel=lambda p: deduce(p.clues["regions"]).level,
 )
 
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``ludolab puzzle queens``."""
-    pack_cli.add_arguments(parser, GAME)
-
-
-def run(args: argparse.Namespace) -> int:
-    """``ludolab puzzle queens generate|verify``."""
-    return pack_cli.run(args, GAME)
+add_arguments, run = pack_cli.commands(GAME)

@@ -12,8 +12,6 @@ line's open runs; hard: trying a cell); ``mixed`` spreads the pack over the thre
 
 from __future__ import annotations
 
-import argparse
-
 from ludolab.research.puzzles import pack_cli
 from ludolab.research.puzzles.pack import PackPuzzle
 from ludolab.research.puzzles.tents.deduce import LEVELS, RULES, deduce
@@ -48,6 +46,12 @@ def _cells(value: object) -> list[tuple[int, int]] | None:
     return [(v[0], v[1]) for v in value]
 
 
+def _clues(p: PackPuzzle) -> tuple:
+    """(rows, columns, trees, row counts, column counts) of a checked record."""
+    rows, cols = p.size
+    return rows, cols, _cells(p.clues["trees"]), p.clues["row_counts"], p.clues["col_counts"]
+
+
 def check(p: PackPuzzle) -> str | None:
     """The first problem of a Tents pack record, or None."""
     rows, cols = p.size
@@ -71,9 +75,6 @@ def check(p: PackPuzzle) -> str | None:
         return "not unique: a second tent placement exists"
     if found != [sorted(tents)]:
         return "the stored solution is not the puzzle's solution"
-    level = deduce(rows, cols, trees, row_counts, col_counts).level
-    if p.difficulty.get("level") != level:
-        return f"labelled {p.difficulty.get('level')!r}, the deductions say {level!r}"
     return None
 
 
@@ -89,14 +90,7 @@ GAME = pack_cli.PuzzleGame(
     level_of=lambda p: p.deduction.level,
     entry=_entry,
     check=check,
+    relabel=lambda p: deduce(*_clues(p)).level,
 )
 
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``ludolab puzzle tents``."""
-    pack_cli.add_arguments(parser, GAME)
-
-
-def run(args: argparse.Namespace) -> int:
-    """``ludolab puzzle tents generate|verify``."""
-    return pack_cli.run(args, GAME)
+add_arguments, run = pack_cli.commands(GAME)
