@@ -9,10 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import maximum_bipartite_matching
-
 Cell = tuple[int, int]
 
 
@@ -27,6 +23,11 @@ def orthogonal(cell: Cell, rows: int, cols: int) -> list[Cell]:
 
 def pairing_size(trees: Sequence[Cell], tents: Sequence[Cell], rows: int, cols: int) -> int:
     """The most tree-tent pairs (tent beside its tree) that can be made at once."""
+    # scipy loads here, not with the module: `ludolab completion` imports every puzzle's CLI
+    import numpy as np
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
     if not trees or not tents:
         return 0
     index = {t: j for j, t in enumerate(tents)}
