@@ -14,7 +14,7 @@ import sys
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # Only what building the parser needs is imported here (no numpy, pandas or solver): the
 # library loads inside the subcommand that uses it, so `ludolab --help` starts at once.
@@ -26,6 +26,9 @@ from ludolab.research.catan.catalog import (
     shipped_sets,
 )
 from ludolab.research.cli_types import add_quiet_option, check_fits, seconds, seed
+
+if TYPE_CHECKING:  # the game modules load inside the commands that use them
+    from ludolab.envs.gallery.cards import SymbolsTable
 
 
 class SimulationError(ValueError):
@@ -1133,7 +1136,7 @@ def _add_gallery_rules(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _read_symbols(path: str | None):  # -> SymbolsTable | None
+def _read_symbols(path: str | None) -> SymbolsTable | None:
     """The ``--symbols`` file's table, or None; errors name the file, the artist, the symbol."""
     from ludolab.envs.gallery.cards import symbols_from_mapping
 

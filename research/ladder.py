@@ -156,18 +156,16 @@ def fit_ratings(games: pd.DataFrame, agents: Sequence[str], seed: int) -> pd.Dat
     low, high = np.percentile(boot, [2.5, 97.5], axis=0)
     rows = []
     for j, agent in enumerate(agents):
-        n_games = wins = 0
         place_sum = 0
         won: list[float] = []
         sets: list[int] = []
         for (seats, places), rotation in zip(table, games["set"], strict=True):
             for seat, name in enumerate(seats):
                 if name == agent:
-                    n_games += 1
-                    wins += places[seat] == 0
                     place_sum += places[seat] + 1
                     won.append(float(places[seat] == 0))
                     sets.append(int(rotation))
+        n_games, wins = len(won), int(sum(won))
         n_eff = effective_sample_size(np.array(won), np.array(sets)) if n_games else 0.0
         lo, hi = wilson_interval(wins / n_games * n_eff, n_eff) if n_games else (0, 0)
         rows.append(

@@ -82,6 +82,7 @@ from ludolab.envs.gallery.cards import (
     type_symbol,
     validate_symbols,
 )
+from ludolab.envs.gallery.engine import GalleryOptions
 from ludolab.research.solve import SolverStats, Status, solve
 
 N_ARTISTS = len(ARTISTS)
@@ -108,8 +109,8 @@ def closing_count(players: int) -> int:
     return 5 if players == 2 else 6
 
 
-#: Award tokens in the game (the engine's ``award_tokens``): award cards beyond them do nothing.
-AWARD_TOKENS = 5
+#: Award tokens in the game, the engine's default: award cards beyond them do nothing.
+AWARD_TOKENS: int = GalleryOptions.award_tokens
 
 
 @dataclass(frozen=True)

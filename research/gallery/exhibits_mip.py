@@ -37,9 +37,9 @@ from typing import Any
 import highspy
 import numpy as np
 
+from ludolab.envs.gallery.cards import N_ARTISTS, N_CARDS
+
 N_ROUNDS = 4
-N_ARTISTS = 5
-N_CARDS = 95
 
 
 class Expr:

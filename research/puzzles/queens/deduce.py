@@ -23,9 +23,10 @@ within a level).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations
+from operator import itemgetter
 
 from ludolab.research.puzzles.queens.rules import Regions
 
@@ -122,51 +123,51 @@ def _single(board: _Board) -> Step | None:
     return None
 
 
-def _lines(cells: set[Cell], axis: int) -> set[int]:
-    return {cell[axis] for cell in cells}
+def _locked(
+    board: _Board,
+    rule: str,
+    k: int,
+    units: list[tuple[str, set[Cell]]],
+    container: Callable[[Cell], int],
+    word: str,
+) -> Step | None:
+    """k of ``units`` whose possible cells lie within k containers (rows, columns or
+    regions, as ``container`` numbers a cell) fill those containers: their other cells go."""
+    for group in combinations(units, k):
+        covered = {container(cell) for _, cells in group for cell in cells}
+        if len(covered) != k:
+            continue
+        inside = set().union(*(cells for _, cells in group))
+        remove = {cell for cell in board.possible if container(cell) in covered} - inside
+        if remove:
+            names = ", ".join(name for name, _ in group)
+            return Step(
+                rule,
+                None,
+                tuple(sorted(remove)),
+                f"{names} lie within {k} {word}{'s' if k > 1 else ''}: their queens fill "
+                f"{'them' if k > 1 else 'it'}",
+            )
+    return None
 
 
 def _group_step(board: _Board, rule: str, sizes: range) -> Step | None:
     """``confined`` (size 1) and ``lockout`` (sizes 2..MAX_LOCKOUT) in both directions."""
     units = board.units()
     regions = [(name, cells) for name, cells in units if name.startswith("region")]
+
+    def region_of(cell: Cell) -> int:
+        return board.regions[cell[0]][cell[1]]
+
     for axis, word in ((0, "row"), (1, "column")):
         lines = [(name, cells) for name, cells in units if name.startswith(word)]
+        line_of = itemgetter(axis)
         for k in sizes:
-            # k regions inside k lines: the lines' other cells go
-            for group in combinations(regions, k):
-                covered = set().union(*(_lines(cells, axis) for _, cells in group))
-                if len(covered) != k:
-                    continue
-                inside = set().union(*(cells for _, cells in group))
-                remove = {cell for cell in board.possible if cell[axis] in covered} - inside
-                if remove:
-                    names = ", ".join(name for name, _ in group)
-                    return Step(
-                        rule,
-                        None,
-                        tuple(sorted(remove)),
-                        f"{names} lie within {k} {word}{'s' if k > 1 else ''}: "
-                        f"their queens fill {'them' if k > 1 else 'it'}",
-                    )
-            # k lines inside k regions: the regions' other cells go
-            for group in combinations(lines, k):
-                owners = {board.regions[r][c] for _, cells in group for r, c in cells}
-                if len(owners) != k:
-                    continue
-                inside = set().union(*(cells for _, cells in group))
-                remove = {
-                    cell for cell in board.possible if board.regions[cell[0]][cell[1]] in owners
-                } - inside
-                if remove:
-                    names = ", ".join(name for name, _ in group)
-                    return Step(
-                        rule,
-                        None,
-                        tuple(sorted(remove)),
-                        f"{names} lie within {k} region{'s' if k > 1 else ''}: their queens "
-                        f"fill {'them' if k > 1 else 'it'}",
-                    )
+            step = _locked(board, rule, k, regions, line_of, word) or _locked(
+                board, rule, k, lines, region_of, "region"
+            )
+            if step is not None:
+                return step
     return None
 
 
