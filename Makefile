@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 PURE_PYTHON := $(filter-out 0,$(LUDOLAB_PURE_PYTHON))
 STAMP := $(VENV)/.installed$(if $(PURE_PYTHON),-pure-python)
 
-.PHONY: demo test test-all docs setup minizinc compiler lint bench bench-catan bench-pipeline clean
+.PHONY: demo test test-all docs setup minizinc compiler browser lint bench bench-catan bench-pipeline clean
 
 # The quickstart experiment end to end: boards, games, statistics, figures, report.
 WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
@@ -26,7 +26,7 @@ test-all: setup
 docs: setup
 	$(BIN)/python docs/build.py build/docs
 
-setup: minizinc compiler $(STAMP)
+setup: minizinc compiler browser $(STAMP)
 
 # MiniZinc and Gecode come from Debian (minizinc + flatzinc); see DESIGN notes in README.
 minizinc:
@@ -38,6 +38,19 @@ minizinc:
 	    echo "MiniZinc with Gecode is missing and this is not a root Debian shell." >&2; \
 	    echo "Install it, then rerun:  sudo apt-get install minizinc flatzinc" >&2; \
 	    echo "(or get the MiniZinc bundle from the MiniZinc website and put minizinc and fzn-gecode on PATH)" >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
+# Debian's Chromium and ChromeDriver, for the games page's browser tests (tests/test_site.py).
+browser:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "Installing Chromium and ChromeDriver from Debian (apt-get install chromium chromium-driver)..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	  else \
+	    echo "The games page's browser tests need Chromium and ChromeDriver; this is not a root Debian shell." >&2; \
+	    echo "Install them, then rerun:  sudo apt-get install chromium chromium-driver" >&2; \
 	    exit 1; \
 	  fi; \
 	fi

@@ -563,6 +563,23 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         module.add_arguments(sp)  # with -q where the puzzle's commands can run long
         sp.set_defaults(run=module.run)
 
+    site = sub.add_parser("site", help="the games page: a static site to play the puzzle packs")
+    site_sub = site.add_subparsers(metavar="ACTION", required=True)
+    build = site_sub.add_parser(
+        "build",
+        help="write the static site (HTML, CSS, JavaScript) to a folder",
+        description="Write the games page: an index of the puzzle games and a page per game "
+        "that plays its pack in the browser (no server, no solver). Each game uses the pack "
+        "given for it, or the pack shipped with ludolab; every pack is verified first.",
+    )
+    build.add_argument("packs", nargs="*", metavar="PACK.json", help="packs to play instead of "
+                       "the shipped ones (from ludolab puzzle GAME generate)")
+    build.add_argument("--out", required=True, help="the site's folder, e.g. site/")
+    build.add_argument(
+        "--force", dest="replace", action="store_true", help="replace the --out folder if it exists"
+    )
+    build.set_defaults(run=_site_build)
+
     comp = sub.add_parser(
         "completion",
         help="print a shell completion script",
@@ -694,6 +711,17 @@ def _print_plan(
         quiet=quiet,
     )
     print(plan_text(plan))
+    return 0
+
+
+def _site_build(args: argparse.Namespace) -> int:
+    from ludolab.research.puzzles.site.build import build_site
+
+    summary = build_site(args.out, args.packs, replace=args.replace)
+    for game, levels in summary.puzzles.items():
+        spread = ", ".join(f"{n} {level}" for level, n in levels.items() if n)
+        print(f"{game}: {sum(levels.values())} puzzles ({spread})")
+    print(f"-> {summary.out / 'index.html'}")
     return 0
 
 

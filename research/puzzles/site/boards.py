@@ -1,0 +1,64 @@
+"""What the games page needs from each game: its browser form of a pack record and its texts.
+
+A game's ``web`` module (e.g. :mod:`ludolab.research.puzzles.queens.web`) defines ``WEB``, a
+:class:`WebGame`. Its ``board(record)`` turns a pack record into the browser's form::
+
+    {"id": ..., "level": ..., "rows": R, "cols": C,
+     "start": [code per element],     # the fixed elements' codes (a Tents tree), 0 elsewhere
+     "solution": [code per element],  # the one answer; optional codes (marks) may stay 0
+     "hints": [{"rule": ..., "why": ..., "set": [[element, code], ...]}, ...],
+     ...}                             # the game's clues, read by its script games/NAME.js
+
+Element codes are small integers, 0 meaning "nothing yet". ``hints`` is the game's deductions
+in the order they solve the puzzle (the same deductions that give its difficulty), so a hint
+in the browser is the first step the player's position does not show yet.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ludolab.research.puzzles.pack import PackPuzzle
+from ludolab.research.puzzles.pack_cli import PuzzleGame
+
+# The games on the page, in the index's order: name -> the module that defines WEB.
+WEB_MODULES = {
+    "queens": "ludolab.research.puzzles.queens.web",
+    "tents": "ludolab.research.puzzles.tents.web",
+}
+
+
+@dataclass(frozen=True)
+class WebGame:
+    """One game on the page: ``puzzle`` its pack commands (name, title, levels, checks),
+    ``rules`` the rules as the page states them (HTML, source named), ``controls`` how to play
+    (HTML), and ``board`` the browser form of a pack record (see the module docstring)."""
+
+    puzzle: PuzzleGame
+    rules: str
+    controls: str
+    board: Callable[[PackPuzzle], dict[str, Any]]
+
+    @property
+    def name(self) -> str:
+        return self.puzzle.name
+
+    @property
+    def title(self) -> str:
+        return self.puzzle.title
+
+
+def web_game(name: str) -> WebGame:
+    """The page's entry for game ``name`` (one of :data:`WEB_MODULES`)."""
+    return importlib.import_module(WEB_MODULES[name]).WEB
+
+
+def hint(rule: str, why: str, cells: Iterable[tuple[int, int]], code: int, cols: int) -> dict:
+    """A hint step setting each (row, column) cell of ``cells`` to ``code``."""
+    return {"rule": rule, "why": why, "set": [[r * cols + c, code] for r, c in cells]}
+
+
+__all__ = ["WEB_MODULES", "WebGame", "hint", "web_game"]

@@ -1,0 +1,216 @@
+"""The games page in a real browser: Debian's headless Chromium driven by Selenium.
+
+For every game on the page: load a puzzle of each level from disk (file://), play its stored
+solution through the page's own controls (clicks and keys, as a player would), and see it
+solved; a wrong move shows as wrong on Check; a hint marks cells, and asked again makes its
+moves; a reload keeps the progress. One game is also played from a plain static file server.
+`make test` installs Chromium and ChromeDriver (Debian packages chromium, chromium-driver).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from ludolab.research.puzzles import PuzzleError
+from ludolab.research.puzzles.pack import read_pack, write_pack
+from ludolab.research.puzzles.site.boards import WEB_MODULES, web_game
+from ludolab.research.puzzles.site.build import build_site, shipped_pack
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "games"
+    build_site(out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    webdriver = pytest.importorskip("selenium.webdriver")
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.fail(
+            "the browser tests need Debian's chromium and chromium-driver; `make setup` "
+            "installs them (apt-get install chromium chromium-driver)"
+        )
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,900",
+                 "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def boards(game: str) -> list[dict]:
+    """The browser form of the shipped pack's puzzles."""
+    web = web_game(game)
+    return [web.board(p) for p in read_pack(shipped_pack(game)).puzzles]
+
+
+def open_puzzle(driver, url: str, puzzle_id: str, fresh: bool = True) -> None:
+    driver.get(url)
+    if fresh:
+        driver.execute_script("window.localStorage.clear();")
+    driver.get(f"{url}#{puzzle_id}")
+    driver.refresh()  # the hash alone does not reload the page
+
+
+def cell(driver, i: int):
+    return driver.find_element("css selector", f'#board [data-index="{i}"]')
+
+
+def code(driver, i: int) -> int:
+    return int(cell(driver, i).get_attribute("data-code"))
+
+
+def click_to(driver, i: int, target: int) -> None:
+    """Click cell ``i`` until it shows ``target`` (the game's cycle)."""
+    for _ in range(6):
+        if code(driver, i) == target:
+            return
+        cell(driver, i).click()
+    raise AssertionError(f"cell {i} never showed code {target}")
+
+
+def play_solution(driver, board: dict) -> None:
+    """Every cell the solution needs (not the optional marks), by clicking."""
+    for i, target in enumerate(board["solution"]):
+        if board["start"][i] == 0 and target not in OPTIONAL[board_game(board)]:
+            click_to(driver, i, target)
+
+
+OPTIONAL = {"queens": {1}, "tents": {1}}
+
+
+def board_game(board: dict) -> str:
+    return board["id"].split("-")[0]
+
+
+def status(driver):
+    return driver.find_element("id", "status")
+
+
+@pytest.mark.parametrize("game", list(WEB_MODULES))
+def test_each_level_plays_to_solved_from_disk(site: Path, browser, game: str) -> None:
+    url = (site / f"{game}.html").as_uri()
+    levels = {}
+    for board in boards(game):
+        levels.setdefault(board["level"], board)
+    assert set(levels) == set(web_game(game).puzzle.levels)
+    for board in levels.values():
+        open_puzzle(browser, url, board["id"])
+        assert "solved" not in status(browser).get_attribute("class")
+        play_solution(browser, board)
+        assert "solved" in status(browser).get_attribute("class"), status(browser).text
+        entry = browser.find_element("css selector", f'#puzzles button[data-id="{board["id"]}"]')
+        assert "solved" in entry.get_attribute("class")
+
+
+@pytest.mark.parametrize("game", list(WEB_MODULES))
+def test_a_wrong_move_shows_as_wrong_and_reload_keeps_progress(
+    site: Path, browser, game: str
+) -> None:
+    url = (site / f"{game}.html").as_uri()
+    board = boards(game)[1]
+    open_puzzle(browser, url, board["id"])
+    solution = board["solution"]
+    # A cell whose answer is a mark: put the game's main piece there (queen, tent) by key.
+    wrong = next(i for i, s in enumerate(solution) if s == 1 and board["start"][i] == 0)
+    right = next(i for i, s in enumerate(solution) if s == 2)
+    cell(browser, wrong).click()  # focus it (a click also cycles once)
+    cell(browser, wrong).send_keys({"queens": "q", "tents": "t"}[game])
+    assert code(browser, wrong) == 2
+    click_to(browser, right, 2)
+    browser.find_element("id", "check").click()
+    assert "wrong" in cell(browser, wrong).get_attribute("class")
+    assert "wrong" not in cell(browser, right).get_attribute("class")
+    assert "bad" in status(browser).get_attribute("class")
+    assert "1 cell is wrong" in status(browser).text
+
+    open_puzzle(browser, url, board["id"], fresh=False)
+    assert code(browser, wrong) == 2 and code(browser, right) == 2  # kept across the reload
+    browser.find_element("id", "undo").click()  # undo is per visit: nothing to undo
+    assert code(browser, wrong) == 2
+    cell(browser, wrong).send_keys("\b")  # Backspace clears
+    assert code(browser, wrong) == 0
+
+
+@pytest.mark.parametrize("game", list(WEB_MODULES))
+def test_hints_follow_the_deductions_and_undo_takes_them_back(
+    site: Path, browser, game: str
+) -> None:
+    url = (site / f"{game}.html").as_uri()
+    board = boards(game)[2]
+    open_puzzle(browser, url, board["id"])
+    step = board["hints"][0]
+    hint = browser.find_element("id", "hint")
+    hint.click()
+    hinted = browser.find_elements("css selector", "#board .hinted")
+    assert sorted(int(e.get_attribute("data-index")) for e in hinted) == sorted(
+        i for i, _ in step["set"]
+    )
+    assert step["rule"] in status(browser).text
+    hint.click()  # the same hint again: its moves are made
+    assert all(code(browser, i) == c for i, c in step["set"])
+    browser.find_element("id", "undo").click()
+    assert all(code(browser, i) == 0 for i, _ in step["set"])
+
+
+def test_played_from_a_static_file_server(site: Path, browser) -> None:
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        browser.get(f"{base}/index.html")
+        links = browser.find_elements("css selector", ".game-card a")
+        assert [a.get_attribute("href").rsplit("/", 1)[1] for a in links] == [
+            f"{g}.html" for g in WEB_MODULES
+        ]
+        board = boards("tents")[0]
+        open_puzzle(browser, f"{base}/tents.html", board["id"])
+        play_solution(browser, board)
+        assert "solved" in status(browser).get_attribute("class")
+    finally:
+        server.shutdown()
+
+
+def test_site_build_refuses_bad_packs_and_writes_nothing(tmp_path: Path) -> None:
+    pack = read_pack(shipped_pack("queens"))
+    first = pack.puzzles[0]
+    regions = [row[:] for row in first.clues["regions"]]
+    regions[0][0], regions[-1][-1] = regions[-1][-1], regions[0][0]
+    tampered = type(pack)(pack.game, pack.generator, (
+        type(first)(first.id, first.size, {"regions": regions}, first.solution,
+                    first.difficulty, first.provenance),
+        *pack.puzzles[1:],
+    ))
+    write_pack(tmp_path / "tampered.json", tampered)
+    out = tmp_path / "site"
+    with pytest.raises(PuzzleError, match=r"tampered.json: puzzles\[0\]"):
+        build_site(out, [tmp_path / "tampered.json"])
+    assert not out.exists() and [p.name for p in tmp_path.iterdir()] == ["tampered.json"]
+
+    cli = [sys.executable, "-m", "ludolab.research.cli", "site", "build", "--out", str(out)]
+    done = subprocess.run([*cli, str(tmp_path / "tampered.json")], capture_output=True, text=True)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert not out.exists()
+    done = subprocess.run([*cli, str(tmp_path / "missing.json")], capture_output=True, text=True)
+    assert done.returncode == 2 and "missing.json: no such file" in done.stderr
+    out.mkdir()
+    done = subprocess.run(cli, capture_output=True, text=True)
+    assert done.returncode == 2 and "pass --force" in done.stderr
+    assert not any(out.iterdir())
