@@ -15,14 +15,13 @@ from pathlib import Path
 
 os.environ["LUDOLAB_PURE_PYTHON"] = "1"  # before ludolab.envs decides what runs
 
-import pdoc  # noqa: E402
-import pdoc.extract  # noqa: E402
-import pdoc.render  # noqa: E402
-
 # matplotlib builds its font list on first import, asking fontconfig's fc-list when it is
 # installed (Chromium, for the browser tests, brings it); pdoc forbids subprocesses while it
 # imports modules, so the font list is built here first.
 import matplotlib.font_manager  # noqa: E402, F401
+import pdoc  # noqa: E402
+import pdoc.extract  # noqa: E402
+import pdoc.render  # noqa: E402
 
 import ludolab  # noqa: E402
 import ludolab.envs  # noqa: E402

@@ -21,7 +21,7 @@ import pytest
 from ludolab.research.puzzles import PuzzleError
 from ludolab.research.puzzles.pack import read_pack, write_pack
 from ludolab.research.puzzles.site.boards import WEB_MODULES, web_game
-from ludolab.research.puzzles.site.build import build_site, shipped_pack
+from ludolab.research.puzzles.site.build import build_site, shipped_packs
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 
@@ -56,7 +56,7 @@ def browser():
 def boards(game: str) -> list[dict]:
     """The browser form of the shipped pack's puzzles."""
     web = web_game(game)
-    return [web.board(p) for p in read_pack(shipped_pack(game)).puzzles]
+    return [web.board(p) for path in shipped_packs(game) for p in read_pack(path).puzzles]
 
 
 def open_puzzle(driver, url: str, puzzle_id: str, fresh: bool = True) -> None:
@@ -76,7 +76,7 @@ def code(driver, i: int) -> int:
 
 
 def click_to(driver, i: int, target: int) -> None:
-    """Click cell ``i`` until it shows ``target`` (the game's cycle)."""
+    """Click cell ``i`` until it shows ``target`` (games that cycle a cell's marks)."""
     for _ in range(6):
         if code(driver, i) == target:
             return
@@ -84,18 +84,42 @@ def click_to(driver, i: int, target: int) -> None:
     raise AssertionError(f"cell {i} never showed code {target}")
 
 
-def play_solution(driver, board: dict) -> None:
-    """Every cell the solution needs (not the optional marks), by clicking."""
-    for i, target in enumerate(board["solution"]):
-        if board["start"][i] == 0 and target not in OPTIONAL[board_game(board)]:
-            click_to(driver, i, target)
+def write(driver, i: int, value: int, by_key: bool) -> None:
+    """Sudoku: select cell ``i``, then the number pad's button (touch) or the digit's key."""
+    cell(driver, i).click()
+    if by_key:
+        cell(driver, i).send_keys(str(value))
+    else:
+        driver.find_element("css selector", f'#pad button[data-code="{value}"]').click()
+    assert code(driver, i) == value
 
 
-OPTIONAL = {"queens": {1}, "tents": {1}}
+def play(driver, game: str, i: int, target: int, by_key: bool = False) -> None:
+    if game == "sudoku":
+        write(driver, i, target, by_key)
+    else:
+        click_to(driver, i, target)
 
 
-def board_game(board: dict) -> str:
-    return board["id"].split("-")[0]
+# The marks a player may leave out (crosses, grass): the solution holds them, a solve need not.
+OPTIONAL = {"queens": {1}, "tents": {1}, "sudoku": set()}
+
+
+def play_solution(driver, game: str, board: dict) -> None:
+    """Every cell the solution needs (not the optional marks), half of Sudoku's by keys."""
+    for k, (i, target) in enumerate(enumerate(board["solution"])):
+        if board["start"][i] == 0 and target not in OPTIONAL[game]:
+            play(driver, game, i, target, by_key=k % 2 == 1)
+
+
+def wrong_move(board: dict, game: str) -> tuple[int, int]:
+    """An empty cell and a code the solution does not have there (a queen or tent where the
+    answer is a mark; a Sudoku value one off)."""
+    if game == "sudoku":
+        i = board["start"].index(0)
+        return i, board["solution"][i] % board["rows"] + 1
+    i = next(i for i, s in enumerate(board["solution"]) if s == 1 and board["start"][i] == 0)
+    return i, 2
 
 
 def status(driver):
@@ -112,7 +136,7 @@ def test_each_level_plays_to_solved_from_disk(site: Path, browser, game: str) ->
     for board in levels.values():
         open_puzzle(browser, url, board["id"])
         assert "solved" not in status(browser).get_attribute("class")
-        play_solution(browser, board)
+        play_solution(browser, game, board)
         assert "solved" in status(browser).get_attribute("class"), status(browser).text
         entry = browser.find_element("css selector", f'#puzzles button[data-id="{board["id"]}"]')
         assert "solved" in entry.get_attribute("class")
@@ -125,14 +149,16 @@ def test_a_wrong_move_shows_as_wrong_and_reload_keeps_progress(
     url = (site / f"{game}.html").as_uri()
     board = boards(game)[1]
     open_puzzle(browser, url, board["id"])
-    solution = board["solution"]
-    # A cell whose answer is a mark: put the game's main piece there (queen, tent) by key.
-    wrong = next(i for i, s in enumerate(solution) if s == 1 and board["start"][i] == 0)
-    right = next(i for i, s in enumerate(solution) if s == 2)
-    cell(browser, wrong).click()  # focus it (a click also cycles once)
-    cell(browser, wrong).send_keys({"queens": "q", "tents": "t"}[game])
-    assert code(browser, wrong) == 2
-    click_to(browser, right, 2)
+    wrong, bad = wrong_move(board, game)
+    right = next(i for i, s in enumerate(board["solution"])
+                 if board["start"][i] == 0 and s not in OPTIONAL[game] and i != wrong)
+    if game == "sudoku":
+        write(browser, wrong, bad, by_key=True)
+    else:
+        cell(browser, wrong).click()  # focus it (a click also cycles once)
+        cell(browser, wrong).send_keys({"queens": "q", "tents": "t"}[game])
+    assert code(browser, wrong) == bad
+    play(browser, game, right, board["solution"][right])
     browser.find_element("id", "check").click()
     assert "wrong" in cell(browser, wrong).get_attribute("class")
     assert "wrong" not in cell(browser, right).get_attribute("class")
@@ -140,9 +166,10 @@ def test_a_wrong_move_shows_as_wrong_and_reload_keeps_progress(
     assert "1 cell is wrong" in status(browser).text
 
     open_puzzle(browser, url, board["id"], fresh=False)
-    assert code(browser, wrong) == 2 and code(browser, right) == 2  # kept across the reload
+    # kept across the reload
+    assert code(browser, wrong) == bad and code(browser, right) == board["solution"][right]
     browser.find_element("id", "undo").click()  # undo is per visit: nothing to undo
-    assert code(browser, wrong) == 2
+    assert code(browser, wrong) == bad
     cell(browser, wrong).send_keys("\b")  # Backspace clears
     assert code(browser, wrong) == 0
 
@@ -165,7 +192,7 @@ def test_hints_follow_the_deductions_and_undo_takes_them_back(
     hint.click()  # the same hint again: its moves are made
     assert all(code(browser, i) == c for i, c in step["set"])
     browser.find_element("id", "undo").click()
-    assert all(code(browser, i) == 0 for i, _ in step["set"])
+    assert all(code(browser, i) == board["start"][i] for i, _ in step["set"])
 
 
 def test_played_from_a_static_file_server(site: Path, browser) -> None:
@@ -182,14 +209,14 @@ def test_played_from_a_static_file_server(site: Path, browser) -> None:
         ]
         board = boards("tents")[0]
         open_puzzle(browser, f"{base}/tents.html", board["id"])
-        play_solution(browser, board)
+        play_solution(browser, "tents", board)
         assert "solved" in status(browser).get_attribute("class")
     finally:
         server.shutdown()
 
 
 def test_site_build_refuses_bad_packs_and_writes_nothing(tmp_path: Path) -> None:
-    pack = read_pack(shipped_pack("queens"))
+    pack = read_pack(shipped_packs("queens")[0])
     first = pack.puzzles[0]
     regions = [row[:] for row in first.clues["regions"]]
     regions[0][0], regions[-1][-1] = regions[-1][-1], regions[0][0]

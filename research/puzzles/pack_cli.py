@@ -62,10 +62,9 @@ def add_arguments(parser: argparse.ArgumentParser, game: PuzzleGame) -> None:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     gen = sub.add_parser("generate", help="generate a pack of unique puzzles")
     gen.add_argument("--n", type=int, required=True, help="puzzles in the pack")
-    low, high = game.sizes.start, game.sizes.stop - 1
     gen.add_argument(
         "--size", type=int, default=game.default_size,
-        help=f"grid side {low}..{high} (default {game.default_size})",
+        help=f"grid side {sizes_text(game.sizes)} (default {game.default_size})",
     )
     gen.add_argument(
         "--difficulty", choices=(*game.levels, "mixed"), default="mixed",
@@ -84,6 +83,14 @@ def run(args: argparse.Namespace, game: PuzzleGame) -> int:
     return _generate(args, game)
 
 
+def sizes_text(sizes: range) -> str:
+    """``6..12``, or ``6 or 9`` for a range with steps."""
+    if sizes.step == 1:
+        return f"{sizes.start}..{sizes.stop - 1}"
+    *rest, last = map(str, sizes)
+    return f"{', '.join(rest)} or {last}" if rest else last
+
+
 def _spread(levels: Counter[str], order: Sequence[str]) -> str:
     return ", ".join(f"{levels[lv]} {lv}" for lv in order if levels[lv])
 
@@ -94,7 +101,7 @@ def _generate(args: argparse.Namespace, game: PuzzleGame) -> int:
     if args.size not in game.sizes:
         raise PuzzleError(
             f"--size {args.size}: the {game.title} generator makes "
-            f"{game.sizes.start}..{game.sizes.stop - 1} grids"
+            f"{sizes_text(game.sizes)} grids"
         )
     out = Path(args.out)
     if out.suffix != ".json":

@@ -26,6 +26,7 @@ from ludolab.research.puzzles.pack_cli import PuzzleGame
 
 # The games on the page, in the index's order: name -> the module that defines WEB.
 WEB_MODULES = {
+    "sudoku": "ludolab.research.puzzles.sudoku.web",
     "queens": "ludolab.research.puzzles.queens.web",
     "tents": "ludolab.research.puzzles.tents.web",
 }

@@ -28,7 +28,7 @@ from string import Template
 
 from ludolab.research.files import umask
 from ludolab.research.puzzles import PuzzleError
-from ludolab.research.puzzles.pack import Pack, read_pack
+from ludolab.research.puzzles.pack import PackPuzzle, read_pack
 from ludolab.research.puzzles.pack_cli import verify_pack
 from ludolab.research.puzzles.site.boards import WEB_MODULES, WebGame, web_game
 
@@ -44,33 +44,33 @@ class SiteSummary:
     puzzles: dict[str, dict[str, int]]
 
 
-def shipped_pack(game: str) -> Path:
-    """The pack the site uses for ``game`` when none is given (research/puzzles/site/packs)."""
-    return Path(str(SHIPPED_PACKS / f"{game}.json"))
+def shipped_packs(game: str) -> list[Path]:
+    """The packs the site uses for ``game`` when none is given (research/puzzles/site/packs:
+    ``GAME-SIZE.json``, smaller grids first)."""
+    folder = Path(str(SHIPPED_PACKS))
+    return sorted(folder.glob(f"{game}-*.json"), key=lambda p: int(p.stem.rpartition("-")[2]))
 
 
-def read_packs(paths: Sequence[str | Path]) -> dict[str, Path]:
-    """The given packs by game; PuzzleError for a pack of a game the page does not have, or
-    two packs of one game."""
-    chosen: dict[str, Path] = {}
+def read_packs(paths: Sequence[str | Path]) -> dict[str, list[Path]]:
+    """The given packs by game, in the order given; PuzzleError for a pack of a game the page
+    does not have."""
+    chosen: dict[str, list[Path]] = {}
     for path in map(Path, paths):
         game = read_pack(path).game
         if game not in WEB_MODULES:
             raise PuzzleError(
                 f"{path}: a pack of {game!r}; the games page has {', '.join(WEB_MODULES)}"
             )
-        if game in chosen:
-            raise PuzzleError(f"{path}: a second {game} pack (the first: {chosen[game]})")
-        chosen[game] = path
+        chosen.setdefault(game, []).append(path)
     return chosen
 
 
 def build_site(
     out: str | Path, packs: Sequence[str | Path] = (), replace: bool = False
 ) -> SiteSummary:
-    """Write the games page to ``out`` from ``packs`` (files; each game without one uses its
-    shipped pack). PuzzleError, with nothing written, when ``out`` exists (and not
-    ``replace``) or a pack fails verification."""
+    """Write the games page to ``out`` from ``packs`` (files; a game with none given uses its
+    shipped packs, a game with some given only those). PuzzleError, with nothing written, when
+    ``out`` exists (and not ``replace``) or a pack fails verification."""
     out = Path(out)
     if out.exists() and not replace:
         raise PuzzleError(f"--out {out}: exists; pass --force to replace it (nothing was written)")
@@ -78,12 +78,17 @@ def build_site(
         raise PuzzleError(f"--out {out}: not a folder")
     if not out.parent.is_dir():
         raise PuzzleError(f"--out {out}: the folder {out.parent} does not exist")
-    chosen = read_packs(list(packs))
+    chosen = read_packs(packs)
     games = [web_game(name) for name in WEB_MODULES]
-    verified: dict[str, Pack] = {}
+    verified: dict[str, list[PackPuzzle]] = {}
     for game in games:
-        path = chosen.get(game.name, shipped_pack(game.name))
-        verified[game.name] = verify_pack(path, game.puzzle)
+        paths = chosen.get(game.name) or shipped_packs(game.name)
+        puzzles = [p for path in paths for p in verify_pack(path, game.puzzle).puzzles]
+        ids = [p.id for p in puzzles]
+        if len(set(ids)) < len(ids):
+            twice = next(i for i in ids if ids.count(i) > 1)
+            raise PuzzleError(f"{game.name} packs: puzzle {twice!r} is in two packs")
+        verified[game.name] = puzzles
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
         staging.chmod(0o777 & ~umask())  # mkdtemp's 0700 would hide the site from a server
@@ -96,14 +101,16 @@ def build_site(
     return SiteSummary(
         out=out,
         puzzles={
-            name: {lv: sum(p.difficulty["level"] == lv for p in pack.puzzles)
-                   for lv in web_game(name).puzzle.levels}
-            for name, pack in verified.items()
+            game.name: {
+                lv: sum(p.difficulty["level"] == lv for p in verified[game.name])
+                for lv in game.puzzle.levels
+            }
+            for game in games
         },
     )
 
 
-def _write(folder: Path, games: list[WebGame], packs: dict[str, Pack]) -> None:
+def _write(folder: Path, games: list[WebGame], puzzles: dict[str, list[PackPuzzle]]) -> None:
     (folder / "games").mkdir()
     (folder / "packs").mkdir()
     for name in ("site.css", "site.js"):
@@ -111,8 +118,7 @@ def _write(folder: Path, games: list[WebGame], packs: dict[str, Pack]) -> None:
     page = Template((STATIC / "game.html").read_text())
     cards = []
     for game in games:
-        pack = packs[game.name]
-        boards = [game.board(p) for p in pack.puzzles]
+        boards = [game.board(p) for p in puzzles[game.name]]
         data = {
             "game": game.name,
             "title": game.title,
@@ -146,4 +152,4 @@ def _write(folder: Path, games: list[WebGame], packs: dict[str, Pack]) -> None:
     (folder / "index.html").write_text(index.substitute(games="\n".join(cards)))
 
 
-__all__ = ["SiteSummary", "build_site", "read_packs", "shipped_pack"]
+__all__ = ["SiteSummary", "build_site", "read_packs", "shipped_packs"]

@@ -1,6 +1,8 @@
 """Sudoku of sizes 6x6 to 36x36: generate puzzles, tag their hardness, symmetrify, study.
 
     ludolab puzzle sudoku generate --size 9 --count 100 --seed 1 [--clues 30] --out p.jsonl
+    ludolab puzzle sudoku generate --n 40 --size 9 --difficulty mixed --seed 1 --out pack.json
+    ludolab puzzle sudoku verify pack.json
     ludolab puzzle sudoku classify p.jsonl [--out tagged.jsonl]
     ludolab puzzle sudoku classify --grid \
         '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79'
@@ -31,29 +33,49 @@ from ludolab.research.puzzles.sudoku.generate import (
 from ludolab.research.puzzles.sudoku.grid import SIZES, format_grid, parse_grid
 from ludolab.research.puzzles.sudoku.propagate import LEVELS, TAGS, candidates, is_solved
 
+PACK_LEVELS = ("easy", "medium", "hard", "expert")  # as sudoku.pack.LEVELS, which loads more
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``generate | classify | symmetrify | study`` sub-actions."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     sub = parser.add_subparsers(metavar="ACTION")
 
-    gen = sub.add_parser("generate", help="uniquely solvable puzzles (.jsonl)")
-    gen.add_argument("--size", type=int, required=True, choices=SIZES)
-    gen.add_argument("--count", "-n", type=int, default=1, help="puzzles (default 1)")
+    gen = sub.add_parser(
+        "generate",
+        help="uniquely solvable puzzles: a corpus (.jsonl) or a pack for the games page (.json)",
+    )
+    gen.add_argument(
+        "--size", type=int, choices=SIZES, default=None,
+        help="grid side (a .jsonl corpus: required; a .json pack: 6 or 9, default 9)",
+    )
+    gen.add_argument("--count", "-n", "--n", type=int, default=1, help="puzzles (default 1)")
     gen.add_argument("--seed", type=seed, default=0, help="master seed (default %(default)s)")
     gen.add_argument(
-        "--clues", type=int, help="stop removing at this many clues (default: remove until minimal)"
+        "--clues", type=int, help="stop removing at this many clues (default: remove until "
+        "minimal; .jsonl only: a pack draws its targets to spread the levels)"
     )
     gen.add_argument(
         "--node-limit",
         type=int,
         default=None,
-        help="search nodes per uniqueness check (default by size)",
+        help="search nodes per uniqueness check (default by size; .jsonl only)",
     )
     gen.add_argument("--classify", action="store_true", help="also store each hardness tag")
-    gen.add_argument("--out", "-o", required=True, help="output .jsonl")
+    gen.add_argument(
+        "--difficulty", choices=(*PACK_LEVELS, "mixed"), default=None,
+        help="a .json pack's level, or mixed (the default): spread evenly over the levels",
+    )
+    gen.add_argument(
+        "--out", "-o", required=True,
+        help="output: .jsonl (the hardness study's corpus) or .json (a puzzle pack)",
+    )
     add_quiet_option(gen)
     gen.set_defaults(sudoku_action=_generate)
+
+    ver = sub.add_parser("verify", help="check a pack: unique, valid, labels reproduce")
+    ver.add_argument("pack", metavar="PACK.json")
+    ver.set_defaults(sudoku_action=_verify)
 
     cls = sub.add_parser("classify", help="hardness tags of puzzles")
     cls.add_argument("file", nargs="?", help="puzzles .jsonl (from generate)")
@@ -104,6 +126,12 @@ def run(args: argparse.Namespace) -> int:
 def _generate(args: argparse.Namespace) -> int:
     from ludolab.research.puzzles.sudoku.generate import NODE_LIMITS
 
+    if args.out.endswith(".json"):
+        return _generate_pack(args)
+    if args.difficulty is not None:
+        raise PuzzleError("--difficulty: only for a pack (an --out ending in .json)")
+    if args.size is None:
+        raise PuzzleError("--size: required for a .jsonl corpus (6, 9, 16, 25 or 36)")
     if args.count < 1:
         raise PuzzleError(f"--count {args.count}: must be at least 1")
     node_limit = args.node_limit if args.node_limit is not None else NODE_LIMITS[args.size]
@@ -128,6 +156,29 @@ def _generate(args: argparse.Namespace) -> int:
     if args.classify:
         _print_tags(puzzles)
     return 0
+
+
+def _generate_pack(args: argparse.Namespace) -> int:
+    from ludolab.research.puzzles import pack_cli
+    from ludolab.research.puzzles.sudoku.pack import GAME
+
+    for flag, value in (("--clues", args.clues), ("--node-limit", args.node_limit)):
+        if value is not None:
+            raise PuzzleError(f"{flag}: only for a .jsonl corpus; a pack draws its own targets")
+    if args.classify:
+        raise PuzzleError("--classify: a pack always stores each puzzle's level")
+    args.command, args.n = "generate", args.count
+    args.size = 9 if args.size is None else args.size
+    args.difficulty = args.difficulty or "mixed"
+    return pack_cli.run(args, GAME)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from ludolab.research.puzzles import pack_cli
+    from ludolab.research.puzzles.sudoku.pack import GAME
+
+    args.command = "verify"
+    return pack_cli.run(args, GAME)
 
 
 def _print_tags(puzzles: list[Puzzle]) -> None:

@@ -26,6 +26,7 @@ const Ludolab = (() => {
   let undoStack = [];   // groups of [element, from, to]
   let cells = [];       // the element's DOM node per element index
   let shownHint = -1;   // the hint step on screen, or -1
+  let selected = 0;     // the cell a number pad writes into
 
   const $ = (id) => document.getElementById(id);
   const key = (p) => `ludolab:${data.game}:${p.id}`;
@@ -136,6 +137,12 @@ const Ludolab = (() => {
   }
 
   // -- input -------------------------------------------------------------------------------
+  function select(i) {
+    cells[selected].classList.remove("selected");
+    selected = i;
+    cells[i].classList.add("selected");
+  }
+
   function cycle(i) {
     const order = spec.cycle;
     const next = order[(order.indexOf(state[i]) + 1) % order.length];
@@ -215,13 +222,38 @@ const Ludolab = (() => {
     board.textContent = "";
     board.style.setProperty("--cols", String(spec.columns ? spec.columns(p) : p.cols));
     cells = spec.render(board, p);
+    selected = 0;
     cells.forEach((el, i) => {
       el.dataset.index = String(i);
       el.tabIndex = 0;
       if (p.start[i] !== 0) el.classList.add("fixed");
-      el.addEventListener("click", () => { if (p.start[i] === 0) cycle(i); });
+      // With a cycle a click plays; without one (Sudoku) it selects the cell for the pad.
+      el.addEventListener("click", () => { if (spec.cycle && p.start[i] === 0) cycle(i); });
+      el.addEventListener("focus", () => select(i));
       el.addEventListener("keydown", (event) => onKey(event, i));
     });
+    const pad = $("pad");
+    pad.textContent = "";
+    for (const code of spec.pad ? spec.pad(p) : []) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = String(code);
+      button.dataset.code = String(code);
+      button.addEventListener("click", () => {
+        if (p.start[selected] === 0) apply([[selected, code]]);
+        cells[selected].focus();
+      });
+      pad.append(button);
+    }
+    if (spec.pad) {
+      const clear = document.createElement("button");
+      clear.type = "button";
+      clear.textContent = "⌫";
+      clear.title = "clear the cell";
+      clear.dataset.code = "0";
+      clear.addEventListener("click", () => { apply([[selected, 0]]); cells[selected].focus(); });
+      pad.append(clear);
+    }
     repaint();
     markList();
     status(isSolved() ? "Solved! Every cell matches the one solution." : "",
