@@ -594,9 +594,11 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 PUZZLES = {
     "hexiom": "solve and count Hexiom levels (SAT or MiniZinc)",
     "knights": "closed knight's tours (Warnsdorff search or MiniZinc circuit)",
+    "nonogram": "generate and verify packs of unique Nonogram puzzles from glyph pictures",
     "queens": "generate and verify packs of unique Queens puzzles",
     "sudoku": "generate Sudoku, classify hardness by propagation strength",
     "tents": "generate and verify packs of unique Tents puzzles",
+    "zip": "generate and verify packs of unique Zip puzzles (one path through every cell)",
 }
 
 

@@ -102,7 +102,7 @@ def play(driver, game: str, i: int, target: int, by_key: bool = False) -> None:
 
 
 # The marks a player may leave out (crosses, grass): the solution holds them, a solve need not.
-OPTIONAL = {"queens": {1}, "tents": {1}, "sudoku": set()}
+OPTIONAL = {"queens": {1}, "tents": {1}, "sudoku": set(), "nonogram": {1}, "zip": {1}}
 
 
 def play_solution(driver, game: str, board: dict) -> None:
@@ -154,9 +154,11 @@ def test_a_wrong_move_shows_as_wrong_and_reload_keeps_progress(
                  if board["start"][i] == 0 and s not in OPTIONAL[game] and i != wrong)
     if game == "sudoku":
         write(browser, wrong, bad, by_key=True)
+    elif game == "zip":
+        cell(browser, wrong).click()  # a link the path does not use
     else:
         cell(browser, wrong).click()  # focus it (a click also cycles once)
-        cell(browser, wrong).send_keys({"queens": "q", "tents": "t"}[game])
+        cell(browser, wrong).send_keys({"queens": "q", "tents": "t", "nonogram": "f"}[game])
     assert code(browser, wrong) == bad
     play(browser, game, right, board["solution"][right])
     browser.find_element("id", "check").click()
@@ -193,6 +195,32 @@ def test_hints_follow_the_deductions_and_undo_takes_them_back(
     assert all(code(browser, i) == c for i, c in step["set"])
     browser.find_element("id", "undo").click()
     assert all(code(browser, i) == board["start"][i] for i, _ in step["set"])
+
+
+def test_zip_is_drawn_by_dragging_through_the_cells(site: Path, browser) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    board = boards("zip")[0]
+    open_puzzle(browser, (site / "zip.html").as_uri(), board["id"])
+    path = read_path(board)
+    at = {c.get_attribute("data-cell"): c for c in
+          browser.find_elements("css selector", "#board .zip-cell")}
+    drag = ActionChains(browser).click_and_hold(at["{},{}".format(*path[0])])
+    for r, c in path[1:]:
+        drag = drag.move_to_element(at[f"{r},{c}"])
+    drag.release().perform()
+    assert "solved" in status(browser).get_attribute("class"), status(browser).text
+    # Back over the last link erases it.
+    (a, b), (c, d) = path[-1], path[-2]
+    ActionChains(browser).click_and_hold(at[f"{a},{b}"]).move_to_element(
+        at[f"{c},{d}"]).release().perform()
+    assert "solved" not in status(browser).get_attribute("class")
+
+
+def read_path(board: dict) -> list[tuple[int, int]]:
+    """The stored solution's path of a Zip puzzle of the shipped pack."""
+    pack = [p for path in shipped_packs("zip") for p in read_pack(path).puzzles]
+    return [tuple(c) for c in next(p for p in pack if p.id == board["id"]).solution["path"]]
 
 
 def test_played_from_a_static_file_server(site: Path, browser) -> None:

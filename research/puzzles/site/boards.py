@@ -29,6 +29,8 @@ WEB_MODULES = {
     "sudoku": "ludolab.research.puzzles.sudoku.web",
     "queens": "ludolab.research.puzzles.queens.web",
     "tents": "ludolab.research.puzzles.tents.web",
+    "nonogram": "ludolab.research.puzzles.nonogram.web",
+    "zip": "ludolab.research.puzzles.zip.web",
 }
 
 

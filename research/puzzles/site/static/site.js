@@ -152,6 +152,7 @@ const Ludolab = (() => {
   function onKey(event, i) {
     const { rows, cols } = puzzle;
     const moves = { ArrowUp: -cols, ArrowDown: cols, ArrowLeft: -1, ArrowRight: 1 };
+    if (event.key in moves && spec.navigation === false) return;  // elements are not a grid
     if (event.key in moves) {
       const j = i + moves[event.key];
       const sameRow = Math.floor(j / cols) === Math.floor(i / cols);
@@ -254,6 +255,7 @@ const Ludolab = (() => {
       clear.addEventListener("click", () => { apply([[selected, 0]]); cells[selected].focus(); });
       pad.append(clear);
     }
+    if (spec.attach) spec.attach(board, p, { apply, code: (i) => state[i], undo });
     repaint();
     markList();
     status(isSolved() ? "Solved! Every cell matches the one solution." : "",

@@ -1,0 +1,1 @@
+"""Zip: one path through every cell, visiting the numbered cells in order (walls optional)."""
