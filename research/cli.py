@@ -594,6 +594,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 PUZZLES = {
     "hexiom": "solve and count Hexiom levels (SAT or MiniZinc)",
     "knights": "closed knight's tours (Warnsdorff search or MiniZinc circuit)",
+    "loopy": "generate and verify packs of unique Loopy (Slitherlink) puzzles",
     "nonogram": "generate and verify packs of unique Nonogram puzzles from glyph pictures",
     "queens": "generate and verify packs of unique Queens puzzles",
     "sudoku": "generate Sudoku, classify hardness by propagation strength",

@@ -102,7 +102,7 @@ def play(driver, game: str, i: int, target: int, by_key: bool = False) -> None:
 
 
 # The marks a player may leave out (crosses, grass): the solution holds them, a solve need not.
-OPTIONAL = {"queens": {1}, "tents": {1}, "sudoku": set(), "nonogram": {1}, "zip": {1}}
+OPTIONAL = {"queens": {1}, "tents": {1}, "sudoku": set(), "nonogram": {1}, "zip": {1}, "loopy": {1}}
 
 
 def play_solution(driver, game: str, board: dict) -> None:
@@ -154,8 +154,8 @@ def test_a_wrong_move_shows_as_wrong_and_reload_keeps_progress(
                  if board["start"][i] == 0 and s not in OPTIONAL[game] and i != wrong)
     if game == "sudoku":
         write(browser, wrong, bad, by_key=True)
-    elif game == "zip":
-        cell(browser, wrong).click()  # a link the path does not use
+    elif game in ("zip", "loopy"):
+        cell(browser, wrong).click()  # a link or edge the answer does not use
     else:
         cell(browser, wrong).click()  # focus it (a click also cycles once)
         cell(browser, wrong).send_keys({"queens": "q", "tents": "t", "nonogram": "f"}[game])

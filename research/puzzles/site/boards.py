@@ -31,6 +31,7 @@ WEB_MODULES = {
     "tents": "ludolab.research.puzzles.tents.web",
     "nonogram": "ludolab.research.puzzles.nonogram.web",
     "zip": "ludolab.research.puzzles.zip.web",
+    "loopy": "ludolab.research.puzzles.loopy.web",
 }
 
 

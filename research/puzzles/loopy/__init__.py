@@ -1,0 +1,1 @@
+"""Loopy (Slitherlink): one closed loop along the grid's edges, cell numbers count its edges."""
