@@ -596,6 +596,7 @@ PUZZLES = {
     "knights": "closed knight's tours (Warnsdorff search or MiniZinc circuit)",
     "loopy": "generate and verify packs of unique Loopy (Slitherlink) puzzles",
     "nonogram": "generate and verify packs of unique Nonogram puzzles from glyph pictures",
+    "patches": "generate and verify packs of unique Patches puzzles (rectangles by shape)",
     "queens": "generate and verify packs of unique Queens puzzles",
     "sudoku": "generate Sudoku, classify hardness by propagation strength",
     "tents": "generate and verify packs of unique Tents puzzles",

@@ -102,19 +102,65 @@ def play(driver, game: str, i: int, target: int, by_key: bool = False) -> None:
 
 
 # The marks a player may leave out (crosses, grass): the solution holds them, a solve need not.
-OPTIONAL = {"queens": {1}, "tents": {1}, "sudoku": set(), "nonogram": {1}, "zip": {1}, "loopy": {1}}
+OPTIONAL = {"queens": {1}, "tents": {1}, "sudoku": set(), "nonogram": {1}, "zip": {1}, "loopy": {1},
+            "patches": set()}
+
+
+def patch_of(board: dict, code: int) -> tuple[int, int]:
+    """Patches: the first and last cell (row by row) of the patch whose cells hold ``code``."""
+    cells = [i for i, s in enumerate(board["solution"]) if s == code]
+    return cells[0], cells[-1]
+
+
+def drag(driver, a: int, b: int) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).click_and_hold(cell(driver, a)).move_to_element(
+        cell(driver, b)).release().perform()
 
 
 def play_solution(driver, game: str, board: dict) -> None:
-    """Every cell the solution needs (not the optional marks), half of Sudoku's by keys."""
+    """Every cell the solution needs (not the optional marks), half of Sudoku's by keys;
+    Patches by dragging each patch from corner to corner (a tap for a single cell)."""
+    if game == "patches":
+        for code in range(1, len(board["clues"]) + 1):
+            a, b = patch_of(board, code)
+            if a == b:
+                cell(driver, a).click()
+            else:
+                drag(driver, a, b)
+        return
     for k, (i, target) in enumerate(enumerate(board["solution"])):
         if board["start"][i] == 0 and target not in OPTIONAL[game]:
             play(driver, game, i, target, by_key=k % 2 == 1)
 
 
+def wrong_from(board: dict) -> int:
+    """Patches: a clue's cell with a neighbour outside its patch that holds no clue."""
+    return wrong_patch(board)[0]
+
+
+def wrong_patch(board: dict) -> tuple[int, int, int]:
+    """Patches: (a clue's cell, a side-by-side cell outside its patch and clueless, the
+    clue's code)."""
+    n = board["cols"]
+    clue_cells = {c["cell"][0] * n + c["cell"][1] for c in board["clues"]}
+    for k, clue in enumerate(board["clues"]):
+        r, c = clue["cell"]
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            j = rr * n + cc
+            if (0 <= rr < n and 0 <= cc < n and j not in clue_cells
+                    and board["solution"][j] != k + 1):
+                return r * n + c, j, k + 1
+    raise AssertionError("no clue with a clueless neighbour outside its patch")
+
+
 def wrong_move(board: dict, game: str) -> tuple[int, int]:
     """An empty cell and a code the solution does not have there (a queen or tent where the
-    answer is a mark; a Sudoku value one off)."""
+    answer is a mark; a Sudoku value one off; a cell of the wrong patch)."""
+    if game == "patches":
+        _, j, k = wrong_patch(board)
+        return j, k
     if game == "sudoku":
         i = board["start"].index(0)
         return i, board["solution"][i] % board["rows"] + 1
@@ -156,11 +202,21 @@ def test_a_wrong_move_shows_as_wrong_and_reload_keeps_progress(
         write(browser, wrong, bad, by_key=True)
     elif game in ("zip", "loopy"):
         cell(browser, wrong).click()  # a link or edge the answer does not use
+    elif game == "patches":
+        drag(browser, wrong_from(board), wrong)
     else:
         cell(browser, wrong).click()  # focus it (a click also cycles once)
         cell(browser, wrong).send_keys({"queens": "q", "tents": "t", "nonogram": "f"}[game])
     assert code(browser, wrong) == bad
-    play(browser, game, right, board["solution"][right])
+    if game == "patches":  # a whole patch elsewhere, by keyboard: Enter on two corners
+        code_right = next(c for c in range(1, len(board["clues"]) + 1)
+                          if c not in (bad, board["solution"][wrong]))
+        a, b = patch_of(board, code_right)
+        cell(browser, a).send_keys("\n")
+        cell(browser, b).send_keys("\n")
+        right = a
+    else:
+        play(browser, game, right, board["solution"][right])
     browser.find_element("id", "check").click()
     assert "wrong" in cell(browser, wrong).get_attribute("class")
     assert "wrong" not in cell(browser, right).get_attribute("class")

@@ -32,6 +32,7 @@ WEB_MODULES = {
     "nonogram": "ludolab.research.puzzles.nonogram.web",
     "zip": "ludolab.research.puzzles.zip.web",
     "loopy": "ludolab.research.puzzles.loopy.web",
+    "patches": "ludolab.research.puzzles.patches.web",
 }
 
 

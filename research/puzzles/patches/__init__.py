@@ -1,0 +1,1 @@
+"""Patches: split the grid into rectangles, each holding one clue of its size and shape."""
