@@ -6,6 +6,7 @@ are not flaky; their bounds sit well inside what was measured (noted beside each
 
 from __future__ import annotations
 
+import random
 import statistics
 
 import pytest
@@ -338,10 +339,10 @@ def test_lookahead_plays_the_placement_round_ahead() -> None:
     for seed in range(30):
         game = Game(fair_board(seed), 4, seed)
         greedy = _first_settlement(make_agent("greedy"), game)
-        look = parse_agent_spec("lookahead")
+        look = parse_agent_spec("lookahead:playouts=0")  # the placement round alone
         mine = _first_settlement(look, game)
         fresh = BoardInfo.of(game).fresh_value
-        one = _first_settlement(parse_agent_spec("lookahead:candidates=1"), game)
+        one = _first_settlement(parse_agent_spec("lookahead:candidates=1,playouts=0"), game)
         assert fresh[one] == fresh[greedy]  # (equal spots: each breaks ties its own way)
         values = {}
         for spot in {greedy, mine}:
@@ -351,6 +352,27 @@ def test_lookahead_plays_the_placement_round_ahead() -> None:
         assert values[mine] >= values[greedy]
         differ += values[mine] > values[greedy]
     assert differ >= 3
+
+
+def test_lookahead_play_off_takes_the_finalist_that_wins_most() -> None:
+    """With play-outs, the first settlement is the finalist (the best three after the
+    placement round) that wins most greedy play-outs, the earlier one on a tie; the play-outs
+    deal the development deck again, so the real deck's order does not change the choice."""
+    for seed in range(4):
+        game = Game(fair_board(seed), 4, seed)
+        round_only = parse_agent_spec("lookahead:playouts=0")
+        look = parse_agent_spec("lookahead:playouts=6")
+        mine = _first_settlement(look, game)
+        wins = look.last_wins
+        assert len(wins) == 3 and A.SETTLEMENT + mine in wins
+        assert wins[A.SETTLEMENT + mine] == max(wins.values())
+        first_best = next(a for a, w in wins.items() if w == max(wins.values()))
+        assert A.SETTLEMENT + mine == first_best
+        assert list(wins)[0] == A.SETTLEMENT + _first_settlement(round_only, game)
+        shuffled = game.clone()
+        random.Random(seed).shuffle(shuffled.dev_deck)
+        again = parse_agent_spec("lookahead:playouts=6")
+        assert _first_settlement(again, shuffled) == mine and again.last_wins == wins
 
 
 def test_lookahead_strength() -> None:

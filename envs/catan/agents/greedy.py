@@ -650,17 +650,26 @@ class GreedyAgent(Agent):
     # ------------------------------------------------------------------ setup
 
     def _setup_settlement(self, game: Game, legal: Sequence[int]) -> int:
-        prod = self.production(game, self.seat)
-        info = self.info
         best, best_value = legal[0], _NEG_INF
         rand = self.rng.random
+        for a, value in zip(legal, self.setup_spot_values(game, legal), strict=True):
+            value += 1e-6 * rand()
+            if value > best_value:
+                best, best_value = a, value
+        return best
+
+    def setup_spot_values(self, game: Game, legal: Sequence[int]) -> list[float]:
+        """Greedy's value of each setup settlement in ``legal`` (same order) for the agent's
+        seat: the board's value of a fresh spot for the first settlement, :func:`spot_value`
+        given the first's production for the second. Search agents rank their candidate
+        placements by it."""
+        if game is not self._game:
+            self._start(game)
+        prod = self.production(game, self.seat)
+        info = self.info
         if not any(prod):  # the first settlement: values known per board
             fresh = info.fresh_value
-            for a in legal:
-                value = fresh[a - A.SETTLEMENT] + 1e-6 * rand()
-                if value > best_value:
-                    best, best_value = a, value
-            return best
+            return [fresh[a - A.SETTLEMENT] for a in legal]
         # spot_value(), inlined: ~50 spots.
         node_value, node_new, node_pips, harbor_at = (
             info.node_value,
@@ -668,6 +677,7 @@ class GreedyAgent(Agent):
             info.node_pips,
             info.harbor_at,
         )
+        values = []
         for a in legal:
             v = a - A.SETTLEMENT
             value = node_value[v]
@@ -679,10 +689,8 @@ class GreedyAgent(Agent):
                 value += 1.0
             elif code > 0:
                 value += 0.3 * (prod[code - 1] + node_pips[v][code - 1])
-            value += 1e-6 * rand()
-            if value > best_value:
-                best, best_value = a, value
-        return best
+            values.append(value)
+        return values
 
     # ------------------------------------------------------------------ roads
 

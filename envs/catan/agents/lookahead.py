@@ -8,9 +8,17 @@ own included (placements draw nothing at random, so one play-out per spot is the
 answer under that model of the others). It keeps the spot whose settlements are worth most
 when the round is over: the greedy value of the first as a fresh spot plus that of the second
 given the first's production (:func:`~ludolab.envs.catan.agents.greedy.spot_value`). Greedy
-chooses its first settlement without asking what the others will leave for its second; this
-is the difference, measured in ``benchmarks/agent_strength.py`` (match
-``catan-lookahead-vs-greedy``).
+chooses its first settlement without asking what the others will leave for its second.
+
+**The play-off** (``playouts``, default 32; 0 turns it off). The ``finalists`` best spots
+(default 3: by the placement round's value for the first settlement, by greedy's value for the
+second) are each played to the end of the game from ``playouts`` determinisations (what the
+seat cannot see, the development deck and the dice, dealt again as the search agent deals them:
+:func:`ludolab.envs.catan.agents.mcts.determinise`), with a greedy agent in every seat, the
+same dice and tie-breaks for every spot; the spot that wins most is placed, the better-ranked
+one on a tie. This is flat Monte Carlo over a few candidates, without a tree; ``mcts`` searches
+every placement with a tree and a larger budget. Strength against three greedy agents:
+``benchmarks/agent_strength.py`` (match ``catan-lookahead-vs-greedy``).
 
 **The main phase** (``main=true``). The agent applies every legal build (settlement, city,
 road), bank trade and year-of-plenty choice to a copy of the game and scores the resulting
@@ -39,7 +47,6 @@ from mypy_extensions import mypyc_attr
 
 from ludolab.envs.catan import actions as A
 from ludolab.envs.catan.agents.greedy import (
-    _NEG_INF,
     BUILD_COSTS,
     CITY,
     DEV,
@@ -66,6 +73,9 @@ _TRIED_RANGES = ((A.SETTLEMENT, A.ROBBER), (A.YEAR_OF_PLENTY, A.MONOPOLY), (A.MA
 
 # First-settlement spots played ahead, by default.
 _CANDIDATES = 12
+# Play-outs per finalist spot, and how many spots reach the play-off, by default.
+_PLAYOUTS = 32
+_FINALISTS = 3
 
 
 def _tried(a: int) -> bool:
@@ -80,8 +90,10 @@ class LookaheadAgent(GreedyAgent):
     main-phase actions), greedy elsewhere; see the module docstring.
 
     ``candidates``: how many first-settlement spots (the best by greedy's fresh-spot value)
-    are played ahead; 1 or fewer places the first settlement as greedy does. ``main``: also
-    look one action ahead in the main phase, scoring positions as follows.
+    are played ahead; 1 or fewer skips the placement round. ``playouts`` and ``finalists``:
+    the play-off of the best spots (``playouts=0``: none; with ``candidates=1`` as well, the
+    settlements are greedy's). ``main``: also look one action ahead in the main phase, scoring
+    positions as follows.
 
     Value of a position for the agent's seat (all weights are parameters; units in brackets):
 
@@ -146,11 +158,20 @@ class LookaheadAgent(GreedyAgent):
         margin: float = 0.05,
         candidates: int = _CANDIDATES,
         main: bool = False,
+        playouts: int = _PLAYOUTS,
+        finalists: int = _FINALISTS,
     ) -> None:
         super().__init__(trade=trade, offers=offers, dev_cards=dev_cards, robber=robber)
         if isinstance(candidates, bool) or not isinstance(candidates, int):
             raise ValueError(f"candidates must be a whole number, got {candidates!r}")
         self.candidates = candidates
+        for key, value in (("playouts", playouts), ("finalists", finalists)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{key} must be a whole number >= 0, got {value!r}")
+        self.playouts = playouts
+        self.finalists = finalists
+        # Per finalist spot, its play-out wins at the last settlement chosen (to inspect).
+        self.last_wins: dict[int, float] = {}
         self.main = bool(main)
         # One greedy agent per seat for the placement round's play-outs (made on first use).
         self._placers: list[GreedyAgent] = []
@@ -185,6 +206,10 @@ class LookaheadAgent(GreedyAgent):
             parts.append(f"candidates={self.candidates}")
         if self.main:
             parts.append("main=true")
+        if self.playouts != _PLAYOUTS:
+            parts.append(f"playouts={self.playouts}")
+        if self.finalists != _FINALISTS:
+            parts.append(f"finalists={self.finalists}")
         if not parts:
             return self.name + base[len(self.name) :]
         sep = "," if ":" in base else ":"
@@ -295,30 +320,74 @@ class LookaheadAgent(GreedyAgent):
 
     def _setup_settlement(self, game: Game, legal: Sequence[int]) -> int:
         p = self.seat
-        if self.candidates <= 1 or any(self.production(game, p)):
-            return super()._setup_settlement(game, legal)
+        first = not any(self.production(game, p))
+        if not first or self.candidates <= 1:
+            best = super()._setup_settlement(game, legal)
+            if self.playouts and self.finalists > 1 and len(legal) > 1:
+                values = self.setup_spot_values(game, legal)
+                ranked = sorted(range(len(legal)), key=lambda i: -values[i])
+                # Greedy's choice first (its tie-break), then the next best spots.
+                others = [legal[i] for i in ranked if legal[i] != best]
+                return self._play_off(game, [best, *others][: self.finalists])
+            return best
         fresh = self.info.fresh_value
         spots = sorted(legal, key=lambda a: -fresh[a - A.SETTLEMENT])[: self.candidates]
-        if len(self._placers) != game.n_players:
-            self._placers = [
-                GreedyAgent(self.trade, self.offers, self.dev_cards, self.robber)
-                for _ in range(game.n_players)
-            ]
-        best, best_value = spots[0], _NEG_INF
+        placers = self._placement_agents(game.n_players)
+        valued: list[tuple[float, int]] = []
         for a in spots:
             # A full copy, random streams too: the last placement rolls the first turn's dice.
             trial = game.clone()
             trial.step(a)
-            for q, placer in enumerate(self._placers):
+            for q, placer in enumerate(placers):
                 # The game's seed for every spot: the others break ties alike in each play-out.
                 placer.reset(q, self._seed)
             while trial.phase == SETUP_SETTLEMENT or trial.phase == SETUP_ROAD:
-                placer = self._placers[trial.acting]
+                placer = placers[trial.acting]
                 trial.step(placer.act(trial, trial.legal_actions()))
-            value = self._placement_value(trial, a - A.SETTLEMENT)
-            if value > best_value:
-                best, best_value = a, value
-        return best
+            valued.append((self._placement_value(trial, a - A.SETTLEMENT), a))
+        # Stable: equal values keep greedy's order.
+        valued.sort(key=lambda va: -va[0])
+        if self.playouts and self.finalists > 1:
+            return self._play_off(game, [a for _, a in valued[: self.finalists]])
+        return valued[0][1]
+
+    def _placement_agents(self, n_players: int) -> list[GreedyAgent]:
+        if len(self._placers) != n_players:
+            self._placers = [
+                GreedyAgent(self.trade, self.offers, self.dev_cards, self.robber)
+                for _ in range(n_players)
+            ]
+        return self._placers
+
+    def _play_off(self, game: Game, spots: list[int]) -> int:
+        """The spot of ``spots`` (best first) that wins most play-outs: from each of
+        ``playouts`` determinisations (what the seat cannot see dealt again), every spot is
+        placed and the game played to its end by greedy agents in every seat, with the same
+        dice and tie-breaks for each spot. A tie keeps the earlier spot."""
+        # Imported here: the play module imports this package.
+        from ludolab.envs.catan.agents.mcts import determinise
+        from ludolab.envs.catan.play import play_out
+
+        placers = self._placement_agents(game.n_players)
+        me = self.seat
+        wins = [0.0] * len(spots)
+        for _ in range(self.playouts):
+            deal = determinise(game, me, self.rng)
+            seed = self.rng.getrandbits(62)
+            for k, a in enumerate(spots):
+                trial = deal.clone()
+                trial.step(a)
+                play_out(trial, placers, seed)
+                if trial.winner == me:
+                    wins[k] += 1.0
+                elif trial.winner is None:  # cut off at the turn limit: a share
+                    wins[k] += 1.0 / game.n_players
+        self.last_wins = dict(zip(spots, wins, strict=True))
+        best = 0
+        for k in range(1, len(spots)):
+            if wins[k] > wins[best]:
+                best = k
+        return spots[best]
 
     def _placement_value(self, game: Game, first: int) -> float:
         """The seat's buildings after the placement round, by greedy's spot values: ``first``

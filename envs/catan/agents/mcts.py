@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ludolab.envs.catan.actions import N_RESOURCES
 from ludolab.envs.catan.agents.base import Agent
+from ludolab.envs.catan.agents.greedy import GreedyAgent
 from ludolab.envs.catan.engine import (
     CARDS_PER_RESOURCE,
     DEV_DECK_COUNTS,
@@ -63,10 +64,12 @@ class MCTSAgent(SearchAgent, Agent):
     """IS-MCTS on the decisions named by ``search``, the playout policy's choice elsewhere.
 
     Parameters as in :class:`ludolab.envs.search.SearchAgent` (defaults here: ``playouts``
-    1000, ``policy`` greedy, ``root`` halving), and ``search``: the decisions searched,
+    1000, ``policy`` greedy, ``root`` halving), ``search``: the decisions searched,
     ``+``-separated from ``setup`` (the two settlements and roads), ``robber`` (where to move
     it, whom to rob), ``turn`` (before the roll, the main phase, free roads), ``discard``,
-    ``trade`` (answering and confirming domestic offers), or ``all``. Default ``setup``: the
+    ``trade`` (answering and confirming domestic offers), or ``all``; ``candidates``: the
+    settlements searched, the best ones by greedy's spot value (default 10; 0 = every legal
+    spot), so that the budget goes to spots worth comparing. Default ``setup``: the
     placements decide much of a game, and there the search beats the greedy policy
     (benchmarks/agent_strength.py); searching the main phase or the robber as well costs many
     times the time per game, and at the budgets tried neither beat placements-only search.
@@ -79,6 +82,7 @@ class MCTSAgent(SearchAgent, Agent):
         "playouts": 1000,
         "root": "halving",
         "search": "setup",
+        "candidates": 10,
     }
     _view: Any = None  # the play module's LegalView (see reset)
     lazy_legal = True  # decisions it does not search go to its policy agent, which is lazy
@@ -92,8 +96,12 @@ class MCTSAgent(SearchAgent, Agent):
         widen: float = 1.0,
         root: str = "halving",
         search: str = "setup",
+        candidates: int = 10,
     ) -> None:
         super().__init__(playouts, seconds, c, policy, widen, root)
+        if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 0:
+            raise ValueError(f"candidates must be a whole number >= 0, got {candidates!r}")
+        self.candidates = candidates
         names = DECISIONS if search == "all" else search.split("+")
         unknown = [x for x in names if x not in DECISIONS]
         if unknown or not names:
@@ -103,9 +111,10 @@ class MCTSAgent(SearchAgent, Agent):
         self.search = search
         self._searched = frozenset(p for x in names for p in DECISIONS[x])
         self._base: Any = None
+        self._ranker: Any = None
 
     def _parameters(self) -> dict[str, object]:
-        return {**super()._parameters(), "search": self.search}
+        return {**super()._parameters(), "search": self.search, "candidates": self.candidates}
 
     def reset(self, seat: int, seed: int) -> None:
         # Imported here: the play module imports this package (and so this module).
@@ -115,11 +124,17 @@ class MCTSAgent(SearchAgent, Agent):
         self._view = LegalView
         self._base = self.make_policy(self.policy)
         self._base.reset(seat, seed)
+        self._ranker = GreedyAgent()
+        self._ranker.reset(seat, seed)
 
     def act(self, game: Game, legal: Any) -> int:
-        if game.phase in self._searched:
-            return super().act(game, legal)
-        return self._base.act(game, legal)
+        if game.phase not in self._searched:
+            return self._base.act(game, legal)
+        if game.phase == SETUP_SETTLEMENT and 0 < self.candidates < len(legal):
+            # Stable: equal values keep the legal order.
+            values = dict(zip(legal, self._ranker.setup_spot_values(game, legal), strict=True))
+            legal = sorted(legal, key=lambda a: -values[a])[: self.candidates]
+        return super().act(game, legal)
 
     def make_policy(self, name: str) -> Agent:
         from ludolab.envs.catan.agents import make_agent
@@ -137,55 +152,61 @@ class MCTSAgent(SearchAgent, Agent):
         return [1.0 if q == game.winner else 0.0 for q in range(n)]
 
     def determinise(self, game: Game) -> Game:
-        copy = game.clone(share_randomness=True)
-        me, n, rng = self.seat, game.n_players, self.rng
-        copy._dice_rng = random.Random(rng.getrandbits(64))
-        copy._steal_rng = random.Random(rng.getrandbits(64))
-        others = [q for q in range(n) if q != me]
-        # Resource cards: what is outside the bank and this seat's hand, among the others.
-        pool = [CARDS_PER_RESOURCE - game.bank[r] - game.hands[me][r] for r in range(N_RESOURCES)]
-        hands = {q: [0] * N_RESOURCES for q in others}
-        room = {q: game.hand_size[q] for q in others}
-        offer = game.offer
-        if offer is not None and game.phase in (TRADE_RESPONSE, TRADE_CONFIRM):
-            give, n_give, get = offer
-            known = [(game.current, give, n_give)] + [(q, get, 1) for q in game.accepted]
-            for q, r, k in known:
-                if q != me:
-                    hands[q][r] += k
-                    room[q] -= k
-                    pool[r] -= k
-        cards = [r for r in range(N_RESOURCES) for _ in range(pool[r])]
-        rng.shuffle(cards)
-        dealt = iter(cards)
+        return determinise(game, self.seat, self.rng)
+
+
+def determinise(game: Game, seat: int, rng: random.Random) -> Game:
+    """A copy of ``game`` in which everything ``seat`` cannot see is dealt again from ``rng``
+    (see the module docstring); ``game`` is not changed."""
+    copy = game.clone(share_randomness=True)
+    me, n = seat, game.n_players
+    copy._dice_rng = random.Random(rng.getrandbits(64))
+    copy._steal_rng = random.Random(rng.getrandbits(64))
+    others = [q for q in range(n) if q != me]
+    # Resource cards: what is outside the bank and this seat's hand, among the others.
+    pool = [CARDS_PER_RESOURCE - game.bank[r] - game.hands[me][r] for r in range(N_RESOURCES)]
+    hands = {q: [0] * N_RESOURCES for q in others}
+    room = {q: game.hand_size[q] for q in others}
+    offer = game.offer
+    if offer is not None and game.phase in (TRADE_RESPONSE, TRADE_CONFIRM):
+        give, n_give, get = offer
+        known = [(game.current, give, n_give)] + [(q, get, 1) for q in game.accepted]
+        for q, r, k in known:
+            if q != me:
+                hands[q][r] += k
+                room[q] -= k
+                pool[r] -= k
+    cards = [r for r in range(N_RESOURCES) for _ in range(pool[r])]
+    rng.shuffle(cards)
+    dealt = iter(cards)
+    for q in others:
+        for _ in range(room[q]):
+            hands[q][next(dealt)] += 1
+        copy.hands[q] = hands[q]
+    # Development cards: the unseen ones among the others' hands and the deck.
+    unseen = [
+        DEV_DECK_COUNTS[k] - game.dev_hand[me][k] - sum(game.dev_played[q][k] for q in range(n))
+        for k in range(len(DEV_DECK_COUNTS))
+    ]
+    deck = [k for k in range(len(unseen)) for _ in range(unseen[k])]
+    for _ in range(_REDEALS):
+        rng.shuffle(deck)
+        rest = iter(deck)
+        dev_hand: dict[int, list[int]] = {}
+        dev_new: dict[int, list[int]] = {}
         for q in others:
-            for _ in range(room[q]):
-                hands[q][next(dealt)] += 1
-            copy.hands[q] = hands[q]
-        # Development cards: the unseen ones among the others' hands and the deck.
-        unseen = [
-            DEV_DECK_COUNTS[k] - game.dev_hand[me][k] - sum(game.dev_played[q][k] for q in range(n))
-            for k in range(len(DEV_DECK_COUNTS))
-        ]
-        deck = [k for k in range(len(unseen)) for _ in range(unseen[k])]
-        for _ in range(_REDEALS):
-            rng.shuffle(deck)
-            rest = iter(deck)
-            dev_hand: dict[int, list[int]] = {}
-            dev_new: dict[int, list[int]] = {}
-            for q in others:
-                held = [next(rest) for _ in range(sum(game.dev_hand[q]))]
-                dev_hand[q] = [held.count(k) for k in range(len(unseen))]
-                new = held[: sum(game.dev_new[q])]  # a random subset: ``held`` is shuffled
-                dev_new[q] = [new.count(k) for k in range(len(unseen))]
-            if all(
-                game.vp_public[q] + dev_hand[q][VICTORY_POINT] < game.options.vp_to_win
-                for q in others
-            ):
-                break
-        for q in others:
-            copy.dev_hand[q] = dev_hand[q]
-            copy.dev_new[q] = dev_new[q]
-        copy.dev_deck = list(rest)
-        copy._legal = None
-        return copy
+            held = [next(rest) for _ in range(sum(game.dev_hand[q]))]
+            dev_hand[q] = [held.count(k) for k in range(len(unseen))]
+            new = held[: sum(game.dev_new[q])]  # a random subset: ``held`` is shuffled
+            dev_new[q] = [new.count(k) for k in range(len(unseen))]
+        if all(
+            game.vp_public[q] + dev_hand[q][VICTORY_POINT] < game.options.vp_to_win
+            for q in others
+        ):
+            break
+    for q in others:
+        copy.dev_hand[q] = dev_hand[q]
+        copy.dev_new[q] = dev_new[q]
+    copy.dev_deck = list(rest)
+    copy._legal = None
+    return copy
