@@ -35,6 +35,8 @@ MATCHES = {
     "gallery-greedy-vs-random": ("gallery", "greedy", "random", 2),
     "gallery-greedy-vs-leader": ("gallery", "greedy", "leader", 2),
     "gallery-mcts-vs-greedy-4p": ("gallery", "mcts", "greedy", 4),
+    "gallery-mcts-vs-lookahead": ("gallery", "mcts", "lookahead", 2),
+    "catan-mcts-vs-lookahead": ("catan", "mcts", "lookahead", 4),
 }
 DEFAULT = ("catan-mcts-vs-greedy", "gallery-mcts-vs-greedy")
 
