@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import itertools
-import json
 import random
-import subprocess
-import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from puzzle_cli import puzzle_cli, tamperer
 
 from ludolab.research.puzzles.loopy.deduce import deduce
 from ludolab.research.puzzles.loopy.generate import boundary, generate_one, random_region
@@ -71,31 +69,27 @@ def test_two_loops_are_not_finished():
     assert len(solutions(2, 2, clues)) == 2 and not deduce(2, 2, clues).solved
 
 
-def ludolab(*args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "ludolab.research.cli", "puzzle", "loopy", *args],
-        capture_output=True, text=True, cwd=cwd,
-    )
-
-
 def test_generate_verify_and_catch_tampering(tmp_path):
     out = tmp_path / "l.json"
-    done = ludolab("generate", "--n", "6", "--size", "5", "--seed", "2", "--out", str(out), "-q",
-                   cwd=tmp_path)
+    done = puzzle_cli(
+        "loopy",
+        "generate",
+        "--n",
+        "6",
+        "--size",
+        "5",
+        "--seed",
+        "2",
+        "--out",
+        str(out),
+        "-q",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     assert len(read_pack(out, "loopy").puzzles) == 6
-    done = ludolab("verify", str(out), cwd=tmp_path)
+    done = puzzle_cli("loopy", "verify", str(out), cwd=tmp_path)
     assert done.returncode == 0 and "6 Loopy puzzles" in done.stdout, done.stderr
-    good = json.loads(out.read_text())
-
-    def tampered(change) -> str:
-        data = json.loads(json.dumps(good))
-        change(data)
-        path = tmp_path / "bad.json"
-        path.write_text(json.dumps(data))
-        done = ludolab("verify", str(path), cwd=tmp_path)
-        assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done
-        return done.stderr
+    tampered = tamperer("loopy", out)
 
     def blank(d):
         d["puzzles"][0]["clues"]["numbers"] = [[None] * 5 for _ in range(5)]
@@ -103,8 +97,10 @@ def test_generate_verify_and_catch_tampering(tmp_path):
     assert "puzzles[0]" in tampered(blank)
     assert "puzzles[1]" in tampered(lambda d: d["puzzles"][1]["solution"]["loop"].pop())
     assert "a clue is 0, 1, 2, 3" in tampered(
-        lambda d: d["puzzles"][2]["clues"]["numbers"][0].__setitem__(0, 4))
+        lambda d: d["puzzles"][2]["clues"]["numbers"][0].__setitem__(0, 4)
+    )
     for args, says in [(["--size", "3"], "4..10"), (["--size", "11"], "4..10")]:
-        done = ludolab("generate", "--n", "2", "--out", str(tmp_path / "x.json"), *args,
-                       cwd=tmp_path)
+        done = puzzle_cli(
+            "loopy", "generate", "--n", "2", "--out", str(tmp_path / "x.json"), *args, cwd=tmp_path
+        )
         assert done.returncode == 2 and says in done.stderr and not (tmp_path / "x.json").exists()

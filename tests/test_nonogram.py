@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import itertools
-import json
 import random
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from puzzle_cli import puzzle_cli, tamperer
 
 from ludolab.research.puzzles.nonogram.deduce import UNKNOWN, deduce, line_solve, overlap
 from ludolab.research.puzzles.nonogram.generate import clues_of, generate_one
@@ -20,8 +18,7 @@ from ludolab.research.puzzles.nonogram.solve import solutions
 from ludolab.research.puzzles.pack import read_pack
 
 grids = st.integers(2, 4).flatmap(
-    lambda n: st.lists(st.lists(st.integers(0, 1), min_size=n, max_size=n), min_size=n,
-                       max_size=n)
+    lambda n: st.lists(st.lists(st.integers(0, 1), min_size=n, max_size=n), min_size=n, max_size=n)
 )
 
 
@@ -112,33 +109,31 @@ def test_generation_is_reproducible():
         generate_one(7, random.Random(0))
 
 
-def ludolab(*args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "ludolab.research.cli", "puzzle", "nonogram", *args],
-        capture_output=True, text=True, cwd=cwd,
-    )
-
-
 def test_generate_verify_and_catch_tampering(tmp_path):
     out = tmp_path / "n.json"
-    done = ludolab("generate", "--n", "4", "--size", "8", "--difficulty", "easy", "--seed", "3",
-                   "--out", str(out), "-q", cwd=tmp_path)
+    done = puzzle_cli(
+        "nonogram",
+        "generate",
+        "--n",
+        "4",
+        "--size",
+        "8",
+        "--difficulty",
+        "easy",
+        "--seed",
+        "3",
+        "--out",
+        str(out),
+        "-q",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     pack = read_pack(out, "nonogram")
     assert len(pack.puzzles) == 4 and all(p.difficulty["level"] == "easy" for p in pack.puzzles)
     assert all(p.provenance["glyph"] in GLYPHS for p in pack.puzzles)
-    done = ludolab("verify", str(out), cwd=tmp_path)
+    done = puzzle_cli("nonogram", "verify", str(out), cwd=tmp_path)
     assert done.returncode == 0 and "4 Nonogram puzzles" in done.stdout, done.stderr
-    good = json.loads(out.read_text())
-
-    def tampered(change) -> str:
-        data = json.loads(json.dumps(good))
-        change(data)
-        path = tmp_path / "bad.json"
-        path.write_text(json.dumps(data))
-        done = ludolab("verify", str(path), cwd=tmp_path)
-        assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done
-        return done.stderr
+    tampered = tamperer("nonogram", out)
 
     def flip(d):
         d["puzzles"][1]["solution"]["grid"][0][0] ^= 1
@@ -149,8 +144,17 @@ def test_generate_verify_and_catch_tampering(tmp_path):
     assert "puzzles[1]" in tampered(flip)
     assert "do not fit" in tampered(widen)
     assert "the deductions say" in tampered(
-        lambda d: d["puzzles"][2]["difficulty"].update(level="hard"))
+        lambda d: d["puzzles"][2]["difficulty"].update(level="hard")
+    )
     for args, says in [(["--size", "7"], "8..15"), (["--size", "16"], "8..15")]:
-        done = ludolab("generate", "--n", "2", "--out", str(tmp_path / "x.json"), *args,
-                       cwd=tmp_path)
+        done = puzzle_cli(
+            "nonogram",
+            "generate",
+            "--n",
+            "2",
+            "--out",
+            str(tmp_path / "x.json"),
+            *args,
+            cwd=tmp_path,
+        )
         assert done.returncode == 2 and says in done.stderr and not (tmp_path / "x.json").exists()

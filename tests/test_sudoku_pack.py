@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
+from puzzle_cli import puzzle_cli, tamperer
 
 from ludolab.research.puzzles.pack import read_pack
 from ludolab.research.puzzles.site.build import shipped_packs
 from ludolab.research.puzzles.sudoku import cli as sudoku_cli
 from ludolab.research.puzzles.sudoku.classify import classify
 from ludolab.research.puzzles.sudoku.pack import LEVEL_OF_TAG, LEVELS, deduction_path
-
-
-def ludolab(*args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "ludolab.research.cli", "puzzle", "sudoku", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-    )
 
 
 def shipped() -> list:
@@ -57,28 +45,43 @@ def test_levels_follow_the_propagation_tags():
 
 def test_generate_a_pack_then_verify_and_catch_tampering(tmp_path):
     out = tmp_path / "sudoku.json"
-    done = ludolab("generate", "--n", "8", "--size", "6", "--seed", "2", "--out", str(out), "-q",
-                   cwd=tmp_path)
+    done = puzzle_cli(
+        "sudoku",
+        "generate",
+        "--n",
+        "8",
+        "--size",
+        "6",
+        "--seed",
+        "2",
+        "--out",
+        str(out),
+        "-q",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     pack = read_pack(out, "sudoku")
     assert len(pack.puzzles) == 8 and {p.difficulty["level"] for p in pack.puzzles} == set(LEVELS)
     again = tmp_path / "again.json"
-    ludolab("generate", "--n", "8", "--size", "6", "--seed", "2", "--out", str(again), "-q",
-            cwd=tmp_path)
+    puzzle_cli(
+        "sudoku",
+        "generate",
+        "--n",
+        "8",
+        "--size",
+        "6",
+        "--seed",
+        "2",
+        "--out",
+        str(again),
+        "-q",
+        cwd=tmp_path,
+    )
     assert again.read_text() == out.read_text()
-    done = ludolab("verify", str(out), cwd=tmp_path)
+    done = puzzle_cli("sudoku", "verify", str(out), cwd=tmp_path)
     assert done.returncode == 0 and "8 Sudoku puzzles" in done.stdout, done.stderr
 
-    good = json.loads(out.read_text())
-
-    def tampered(change) -> str:
-        data = json.loads(json.dumps(good))
-        change(data)
-        path = tmp_path / "bad.json"
-        path.write_text(json.dumps(data))
-        done = ludolab("verify", str(path), cwd=tmp_path)
-        assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done
-        return done.stderr
+    tampered = tamperer("sudoku", out)
 
     def drop_givens(d):  # remove every given of the first two rows: no longer unique
         d["puzzles"][0]["clues"]["grid"][0] = [0] * 6
@@ -109,14 +112,15 @@ def test_generate_a_pack_then_verify_and_catch_tampering(tmp_path):
 )
 def test_bad_pack_requests_exit_2_and_write_nothing(tmp_path, args, says):
     out = tmp_path / "p.json"
-    done = ludolab("generate", "--n", "3", "--out", str(out), *args, cwd=tmp_path)
+    done = puzzle_cli("sudoku", "generate", "--n", "3", "--out", str(out), *args, cwd=tmp_path)
     assert done.returncode == 2 and says in done.stderr and not out.exists(), done.stderr
 
 
 def test_a_corpus_still_needs_its_size_and_takes_no_difficulty(tmp_path):
     out = tmp_path / "p.jsonl"
-    done = ludolab("generate", "--count", "2", "--out", str(out), cwd=tmp_path)
+    done = puzzle_cli("sudoku", "generate", "--count", "2", "--out", str(out), cwd=tmp_path)
     assert done.returncode == 2 and "--size: required" in done.stderr and not out.exists()
-    done = ludolab("generate", "--size", "6", "--difficulty", "easy", "--out", str(out),
-                   cwd=tmp_path)
+    done = puzzle_cli(
+        "sudoku", "generate", "--size", "6", "--difficulty", "easy", "--out", str(out), cwd=tmp_path
+    )
     assert done.returncode == 2 and "only for a pack" in done.stderr and not out.exists()

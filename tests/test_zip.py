@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import itertools
-import json
 import random
-import subprocess
-import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from puzzle_cli import puzzle_cli, tamperer
 
 from ludolab.research.puzzles.pack import read_pack
 from ludolab.research.puzzles.zip.deduce import deduce
@@ -44,10 +42,15 @@ def brute_force(n, numbers, walls):
 cases = st.integers(2, 4).flatmap(
     lambda n: st.tuples(
         st.just(n),
-        st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), min_size=2,
-                 max_size=4, unique=True),
-        st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 2), st.booleans()),
-                 max_size=3),
+        st.lists(
+            st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)),
+            min_size=2,
+            max_size=4,
+            unique=True,
+        ),
+        st.lists(
+            st.tuples(st.integers(0, n - 1), st.integers(0, n - 2), st.booleans()), max_size=3
+        ),
     )
 )
 
@@ -99,32 +102,28 @@ def test_generation_is_reproducible():
     assert a == [generate_one(5, random.Random(s)) for s in range(4)]
 
 
-def ludolab(*args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "ludolab.research.cli", "puzzle", "zip", *args],
-        capture_output=True, text=True, cwd=cwd,
-    )
-
-
 def test_generate_verify_and_catch_tampering(tmp_path):
     out = tmp_path / "z.json"
-    done = ludolab("generate", "--n", "6", "--size", "5", "--seed", "2", "--out", str(out), "-q",
-                   cwd=tmp_path)
+    done = puzzle_cli(
+        "zip",
+        "generate",
+        "--n",
+        "6",
+        "--size",
+        "5",
+        "--seed",
+        "2",
+        "--out",
+        str(out),
+        "-q",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     pack = read_pack(out, "zip")
     assert len(pack.puzzles) == 6
-    done = ludolab("verify", str(out), cwd=tmp_path)
+    done = puzzle_cli("zip", "verify", str(out), cwd=tmp_path)
     assert done.returncode == 0 and "6 Zip puzzles" in done.stdout, done.stderr
-    good = json.loads(out.read_text())
-
-    def tampered(change) -> str:
-        data = json.loads(json.dumps(good))
-        change(data)
-        path = tmp_path / "bad.json"
-        path.write_text(json.dumps(data))
-        done = ludolab("verify", str(path), cwd=tmp_path)
-        assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done
-        return done.stderr
+    tampered = tamperer("zip", out)
 
     def keep_ends_only(d):  # the first and last number alone: many paths
         numbers = d["puzzles"][0]["clues"]["numbers"]
@@ -138,8 +137,9 @@ def test_generate_verify_and_catch_tampering(tmp_path):
     assert "puzzles[1]" in tampered(reverse)
     assert "expected a list" in tampered(lambda d: d["puzzles"][2]["clues"].update(walls=5))
     for args, says in [(["--size", "3"], "4..9"), (["--size", "10"], "4..9")]:
-        done = ludolab("generate", "--n", "2", "--out", str(tmp_path / "x.json"), *args,
-                       cwd=tmp_path)
+        done = puzzle_cli(
+            "zip", "generate", "--n", "2", "--out", str(tmp_path / "x.json"), *args, cwd=tmp_path
+        )
         assert done.returncode == 2 and says in done.stderr and not (tmp_path / "x.json").exists()
 
 
@@ -151,5 +151,14 @@ def test_the_unique_small_cases_by_hand():
     assert len(solutions(3, [[0, 0], [0, 2], [2, 2]], limit=10)) == 2
     numbers = [[0, 0], [1, 1], [2, 0], [2, 2]]
     assert list(itertools.chain.from_iterable(solutions(3, numbers, limit=10))) == [
-        (0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0), (2, 0), (2, 1), (2, 2)]
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (1, 2),
+        (1, 1),
+        (1, 0),
+        (2, 0),
+        (2, 1),
+        (2, 2),
+    ]
     assert deduce(3, numbers).solved

@@ -26,6 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from ludolab.research.puzzles.deductions import Graded
+
 LEVELS = ("easy", "medium", "hard")
 RULES = ("overlap", "line", "short trial", "trial")
 LEVEL_OF_RULE = {"overlap": 0, "line": 0, "short trial": 1, "trial": 2}
@@ -46,24 +48,13 @@ class Step:
 
 
 @dataclass(frozen=True)
-class Deduction:
+class Deduction(Graded):
+    LEVELS = LEVELS
+    LEVEL_OF_RULE = LEVEL_OF_RULE
+
     steps: tuple[Step, ...]
     solved: bool
     grid: tuple[tuple[int, ...], ...] | None  # rows of 0/1 when solved
-
-    @property
-    def level(self) -> str:
-        if not self.solved:
-            return "search"
-        return LEVELS[max((LEVEL_OF_RULE[s.rule] for s in self.steps), default=0)]
-
-    @property
-    def score(self) -> tuple[int, int]:
-        """(steps at the hardest level, all steps)."""
-        if not self.steps:
-            return (0, 0)
-        top = max(LEVEL_OF_RULE[s.rule] for s in self.steps)
-        return (sum(LEVEL_OF_RULE[s.rule] == top for s in self.steps), len(self.steps))
 
 
 @lru_cache(maxsize=200_000)

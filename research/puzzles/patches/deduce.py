@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ludolab.research.puzzles.deductions import Graded
 from ludolab.research.puzzles.patches.rules import Rect
 from ludolab.research.puzzles.patches.solve import candidates, cells_of
 
@@ -45,24 +46,13 @@ class Step:
 
 
 @dataclass(frozen=True)
-class Deduction:
+class Deduction(Graded):
+    LEVELS = LEVELS
+    LEVEL_OF_RULE = LEVEL_OF_RULE
+
     steps: tuple[Step, ...]
     solved: bool
     patches: tuple[Rect, ...] | None
-
-    @property
-    def level(self) -> str:
-        if not self.solved:
-            return "search"
-        return LEVELS[max((LEVEL_OF_RULE[s.rule] for s in self.steps), default=0)]
-
-    @property
-    def score(self) -> tuple[int, int]:
-        """(steps at the hardest level, all steps)."""
-        if not self.steps:
-            return (0, 0)
-        top = max(LEVEL_OF_RULE[s.rule] for s in self.steps)
-        return (sum(LEVEL_OF_RULE[s.rule] == top for s in self.steps), len(self.steps))
 
 
 class Contradiction(Exception):

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ludolab.research.puzzles.deductions import Graded
 from ludolab.research.puzzles.tents.rules import Cell, orthogonal, pairing_size
 
 RULES = ("no-tree", "line", "lone-tree", "capacity", "trial")
@@ -43,24 +44,13 @@ class Step:
 
 
 @dataclass(frozen=True)
-class Deduction:
+class Deduction(Graded):
+    LEVELS = LEVELS
+    LEVEL_OF_RULE = LEVEL_OF_RULE
+
     steps: tuple[Step, ...]
     solved: bool
     tents: tuple[Cell, ...] | None
-
-    @property
-    def level(self) -> str:
-        if not self.solved:
-            return "search"
-        return LEVELS[max((LEVEL_OF_RULE[s.rule] for s in self.steps), default=0)]
-
-    @property
-    def score(self) -> tuple[int, int]:
-        """(steps at the hardest level, all steps)."""
-        if not self.steps:
-            return (0, 0)
-        top = max(LEVEL_OF_RULE[s.rule] for s in self.steps)
-        return (sum(LEVEL_OF_RULE[s.rule] == top for s in self.steps), len(self.steps))
 
 
 class Contradiction(Exception):

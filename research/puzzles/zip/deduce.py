@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from ludolab.research.puzzles.deductions import Graded
 from ludolab.research.puzzles.zip.rules import Cell, wall_set
 from ludolab.research.puzzles.zip.solve import neighbours
 
@@ -47,24 +48,13 @@ class Step:
 
 
 @dataclass(frozen=True)
-class Deduction:
+class Deduction(Graded):
+    LEVELS = LEVELS
+    LEVEL_OF_RULE = LEVEL_OF_RULE
+
     steps: tuple[Step, ...]
     solved: bool
     path: tuple[Cell, ...] | None
-
-    @property
-    def level(self) -> str:
-        if not self.solved:
-            return "search"
-        return LEVELS[max((LEVEL_OF_RULE[s.rule] for s in self.steps), default=0)]
-
-    @property
-    def score(self) -> tuple[int, int]:
-        """(steps at the hardest level, all steps)."""
-        if not self.steps:
-            return (0, 0)
-        top = max(LEVEL_OF_RULE[s.rule] for s in self.steps)
-        return (sum(LEVEL_OF_RULE[s.rule] == top for s in self.steps), len(self.steps))
 
 
 class Contradiction(Exception):
