@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 PURE_PYTHON := $(filter-out 0,$(LUDOLAB_PURE_PYTHON))
 STAMP := $(VENV)/.installed$(if $(PURE_PYTHON),-pure-python)
 
-.PHONY: demo test test-all docs setup minizinc compiler browser lint bench bench-catan bench-pipeline clean
+.PHONY: demo test test-all docs setup minizinc compiler browser words lint bench bench-catan bench-pipeline clean
 
 # The quickstart experiment end to end: boards, games, statistics, figures, report.
 WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
@@ -26,7 +26,7 @@ test-all: setup
 docs: setup
 	$(BIN)/python docs/build.py build/docs
 
-setup: minizinc compiler browser $(STAMP)
+setup: minizinc compiler browser words $(STAMP)
 
 # MiniZinc and Gecode come from Debian (minizinc + flatzinc); see DESIGN notes in README.
 minizinc:
@@ -51,6 +51,19 @@ browser:
 	  else \
 	    echo "The games page's browser tests need Chromium and ChromeDriver; this is not a root Debian shell." >&2; \
 	    echo "Install them, then rerun:  sudo apt-get install chromium chromium-driver" >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
+# Debian's English and Swedish word lists, for the Wend and Swend puzzle games.
+words:
+	@if [ ! -f /usr/share/dict/american-english ] || [ ! -f /usr/share/dict/swedish ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "Installing word lists from Debian (apt-get install wamerican wswedish)..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wamerican wswedish >/dev/null; \
+	  else \
+	    echo "Wend and Swend need Debian's word lists; this is not a root Debian shell." >&2; \
+	    echo "Install them, then rerun:  sudo apt-get install wamerican wswedish" >&2; \
 	    exit 1; \
 	  fi; \
 	fi

@@ -599,7 +599,9 @@ PUZZLES = {
     "patches": "generate and verify packs of unique Patches puzzles (rectangles by shape)",
     "queens": "generate and verify packs of unique Queens puzzles",
     "sudoku": "generate Sudoku, classify hardness by propagation strength",
+    "swend": "generate and verify packs of unique Swend puzzles (Wend in Swedish)",
     "tents": "generate and verify packs of unique Tents puzzles",
+    "wend": "generate and verify packs of unique Wend puzzles (words winding through letters)",
     "zip": "generate and verify packs of unique Zip puzzles (one path through every cell)",
 }
 

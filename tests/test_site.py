@@ -103,7 +103,7 @@ def play(driver, game: str, i: int, target: int, by_key: bool = False) -> None:
 
 # The marks a player may leave out (crosses, grass): the solution holds them, a solve need not.
 OPTIONAL = {"queens": {1}, "tents": {1}, "sudoku": set(), "nonogram": {1}, "zip": {1}, "loopy": {1},
-            "patches": set()}
+            "patches": set(), "wend": set(), "swend": set()}
 
 
 def patch_of(board: dict, code: int) -> tuple[int, int]:
@@ -119,9 +119,23 @@ def drag(driver, a: int, b: int) -> None:
         cell(driver, b)).release().perform()
 
 
+def trace(driver, cells: list[int]) -> None:
+    """Wend: drag through ``cells`` and let go."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    chain = ActionChains(driver).click_and_hold(cell(driver, cells[0]))
+    for i in cells[1:]:
+        chain = chain.move_to_element(cell(driver, i))
+    chain.release().perform()
+
+
 def play_solution(driver, game: str, board: dict) -> None:
     """Every cell the solution needs (not the optional marks), half of Sudoku's by keys;
     Patches by dragging each patch from corner to corner (a tap for a single cell)."""
+    if game in ("wend", "swend"):
+        for k, path in enumerate(board["paths"]):
+            trace(driver, [r * board["cols"] + c for r, c in (path if k % 2 else path[::-1])])
+        return
     if game == "patches":
         for code in range(1, len(board["clues"]) + 1):
             a, b = patch_of(board, code)
@@ -195,6 +209,18 @@ def test_a_wrong_move_shows_as_wrong_and_reload_keeps_progress(
     url = (site / f"{game}.html").as_uri()
     board = boards(game)[1]
     open_puzzle(browser, url, board["id"])
+    if game in ("wend", "swend"):  # a trace that is not a hidden word is refused, and said so
+        first, second = board["paths"][0], board["paths"][1]
+        n = board["cols"]
+        wrong_trace = [r * n + c for r, c in first[:2]]
+        trace(browser, wrong_trace)
+        assert "bad" in status(browser).get_attribute("class")
+        assert "not one of the hidden words" in status(browser).text
+        assert all(code(browser, i) == 0 for i in wrong_trace)
+        trace(browser, [r * n + c for r, c in second])
+        open_puzzle(browser, url, board["id"], fresh=False)  # kept across the reload
+        assert all(code(browser, r * n + c) == board["solution"][r * n + c] for r, c in second)
+        return
     wrong, bad = wrong_move(board, game)
     right = next(i for i, s in enumerate(board["solution"])
                  if board["start"][i] == 0 and s not in OPTIONAL[game] and i != wrong)

@@ -33,6 +33,8 @@ WEB_MODULES = {
     "zip": "ludolab.research.puzzles.zip.web",
     "loopy": "ludolab.research.puzzles.loopy.web",
     "patches": "ludolab.research.puzzles.patches.web",
+    "wend": "ludolab.research.puzzles.wend.web",
+    "swend": "ludolab.research.puzzles.swend.web",
 }
 
 
@@ -40,12 +42,18 @@ WEB_MODULES = {
 class WebGame:
     """One game on the page: ``puzzle`` its pack commands (name, title, levels, checks),
     ``rules`` the rules as the page states them (HTML, source named), ``controls`` how to play
-    (HTML), and ``board`` the browser form of a pack record (see the module docstring)."""
+    (HTML), ``board`` the browser form of a pack record (see the module docstring), and
+    ``script`` the page's game script when it is another game's (Swend plays as Wend)."""
 
     puzzle: PuzzleGame
     rules: str
     controls: str
     board: Callable[[PackPuzzle], dict[str, Any]]
+    script: str = ""  # static/games/SCRIPT (default NAME.js): games that share one
+
+    @property
+    def script_file(self) -> str:
+        return self.script or f"{self.name}.js"
 
     @property
     def name(self) -> str:

@@ -125,8 +125,8 @@ def _write(folder: Path, games: list[WebGame], puzzles: dict[str, list[PackPuzzl
             "levels": list(game.puzzle.levels),
             "puzzles": boards,
         }
-        (folder / "games" / f"{game.name}.js").write_text(
-            (STATIC / "games" / f"{game.name}.js").read_text()
+        (folder / "games" / game.script_file).write_text(
+            (STATIC / "games" / game.script_file).read_text()
         )
         (folder / "packs" / f"{game.name}.js").write_text(
             "Ludolab.pack(" + json.dumps(data, separators=(",", ":")) + ");\n"
@@ -134,6 +134,7 @@ def _write(folder: Path, games: list[WebGame], puzzles: dict[str, list[PackPuzzl
         (folder / f"{game.name}.html").write_text(
             page.substitute(
                 game=game.name,
+                script=game.script_file,
                 title=html.escape(game.title),
                 rules=game.rules,
                 controls=game.controls,

@@ -144,6 +144,7 @@ const Ludolab = (() => {
   }
 
   function cycle(i) {
+    if (!spec.cycle) return;  // a game that plays by other moves (Sudoku's pad, Wend's paths)
     const order = spec.cycle;
     const next = order[(order.indexOf(state[i]) + 1) % order.length];
     apply([[i, next]]);

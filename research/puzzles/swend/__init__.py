@@ -1,0 +1,1 @@
+"""Swend: Wend with Swedish words (the code is research/puzzles/wend)."""
