@@ -598,6 +598,7 @@ PUZZLES = {
     "nonogram": "generate and verify packs of unique Nonogram puzzles from glyph pictures",
     "patches": "generate and verify packs of unique Patches puzzles (rectangles by shape)",
     "queens": "generate and verify packs of unique Queens puzzles",
+    "study": "the generated games' difficulty by grid size and clues (a table and a figure)",
     "sudoku": "generate Sudoku, classify hardness by propagation strength",
     "swend": "generate and verify packs of unique Swend puzzles (Wend in Swedish)",
     "tents": "generate and verify packs of unique Tents puzzles",

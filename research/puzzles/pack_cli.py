@@ -5,7 +5,8 @@ rng)`` (one candidate puzzle, which has an ``id``, or None), ``level_of(candidat
 ``entry(candidate, attempt, seed)`` (its pack record), ``check(record)`` (the first problem
 of a pack record, or None: the rules checker, uniqueness by counting to two) and
 ``relabel(record)`` (the difficulty level the deductions give it, which must match the
-stored label).
+stored label), and optionally ``clues(candidate)``, how much information a candidate gives
+(``clue_name`` says what it counts), for the difficulty study.
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ class PuzzleGame:
     entry: Callable[[Any, int, int], PackPuzzle]
     check: Callable[[PackPuzzle], str | None]
     relabel: Callable[[PackPuzzle], str]
+    # The information a candidate gives (what generation adds or removes), for the study of
+    # difficulty against it (research/puzzles/study): a count and what it counts.
+    clues: Callable[[Any], int] | None = None
+    clue_name: str = ""
 
 
 def commands(

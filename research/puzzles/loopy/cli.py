@@ -79,6 +79,8 @@ GAME = pack_cli.PuzzleGame(
     entry=_entry,
     check=check,
     relabel=lambda p: deduce(p.size[0], p.size[1], p.clues["numbers"]).level,
+    clues=lambda p: sum(k is not None for row in p.clues for k in row),
+    clue_name="numbers",
 )
 
 add_arguments, run = pack_cli.commands(GAME)

@@ -72,6 +72,8 @@ GAME = pack_cli.PuzzleGame(
     entry=_entry,
     check=check,
     relabel=lambda p: deduce(p.clues["rows"], p.clues["cols"]).level,
+    clues=lambda p: sum(map(len, p.rows)) + sum(map(len, p.cols)),
+    clue_name="blocks",
 )
 
 add_arguments, run = pack_cli.commands(GAME)

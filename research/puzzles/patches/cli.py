@@ -74,6 +74,8 @@ GAME = pack_cli.PuzzleGame(
     entry=_entry,
     check=check,
     relabel=lambda p: deduce(p.size[0], p.clues["clues"]).level,
+    clues=lambda p: sum((c["area"] is not None) + (c["shape"] != "any") for c in p.clues),
+    clue_name="areas and shapes shown",
 )
 
 add_arguments, run = pack_cli.commands(GAME)

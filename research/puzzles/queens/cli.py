@@ -71,6 +71,8 @@ GAME = pack_cli.PuzzleGame(
     entry=_entry,
     check=check,
     relabel=lambda p: deduce(p.clues["regions"]).level,
+    clues=lambda p: p.repairs,
+    clue_name="repairs (queens moved)",
 )
 
 add_arguments, run = pack_cli.commands(GAME)

@@ -223,6 +223,8 @@ GAME = pack_cli.PuzzleGame(
     entry=entry,
     check=check,
     relabel=relabel,
+    clues=lambda c: c.puzzle.clues,
+    clue_name="givens",
 )
 
 __all__ = ["GAME", "LEVELS", "RULES", "Step", "check", "deduction_path", "draw", "relabel"]

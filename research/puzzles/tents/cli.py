@@ -91,6 +91,8 @@ GAME = pack_cli.PuzzleGame(
     entry=_entry,
     check=check,
     relabel=lambda p: deduce(*_clues(p)).level,
+    clues=lambda p: len(p.trees),
+    clue_name="trees",
 )
 
 add_arguments, run = pack_cli.commands(GAME)

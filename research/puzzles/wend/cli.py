@@ -90,6 +90,8 @@ def game_of(name: str, title: str) -> pack_cli.PuzzleGame:
         check=partial(check, name),
         relabel=lambda p: deduce(name, [list(r) for r in p.clues["letters"]],
                                  p.clues["lengths"]).level,
+        clues=lambda p: len(p.lengths),
+        clue_name="words",
     )
 
 

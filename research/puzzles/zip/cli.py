@@ -79,6 +79,8 @@ GAME = pack_cli.PuzzleGame(
     entry=_entry,
     check=check,
     relabel=lambda p: deduce(p.size[0], p.clues["numbers"], p.clues["walls"]).level,
+    clues=lambda p: len(p.numbers) + len(p.walls),
+    clue_name="numbers and walls",
 )
 
 add_arguments, run = pack_cli.commands(GAME)

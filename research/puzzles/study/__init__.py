@@ -1,0 +1,1 @@
+"""The difficulty study of the generated puzzle games (``ludolab puzzle study``)."""
