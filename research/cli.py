@@ -65,6 +65,12 @@ def is_user_error(exc: BaseException) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if len(argv) > 1 and argv[0] == "puzzle" and not argv[1].startswith("-") and (
+        argv[1] not in PUZZLES
+    ):  # one line, as for every other bad input (argparse would print its usage first)
+        print(f"ludolab: error: no puzzle game {argv[1]!r}; the puzzles are "
+              f"{', '.join(PUZZLES)}", file=sys.stderr)
+        return 2
     parser = _parser(argv)
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):

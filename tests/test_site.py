@@ -350,4 +350,9 @@ def test_site_build_refuses_bad_packs_and_writes_nothing(tmp_path: Path) -> None
     out.mkdir()
     done = subprocess.run(cli, capture_output=True, text=True)
     assert done.returncode == 2 and "pass --force" in done.stderr
+    for args in (["puzzle", "chess", "generate", "--n", "3", "--out", "x.json"],
+                 ["puzzle", "chess", "verify", "x.json"]):
+        done = subprocess.run([*cli[:3], *args], capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert "no puzzle game 'chess'" in done.stderr and not (tmp_path / "x.json").exists()
     assert not any(out.iterdir())
