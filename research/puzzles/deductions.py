@@ -10,6 +10,10 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 
+class Contradiction(Exception):
+    """A position the rules prove impossible (a trial's guess is then wrong)."""
+
+
 class Graded:
     """``level`` and ``score`` of a solve by the rules (a mixin for a game's Deduction, which
     has ``steps``, each with a ``rule``, and ``solved``)."""
@@ -35,4 +39,4 @@ class Graded:
         return (sum(self.LEVEL_OF_RULE[s.rule] == top for s in self.steps), len(self.steps))
 
 
-__all__ = ["Graded"]
+__all__ = ["Contradiction", "Graded"]

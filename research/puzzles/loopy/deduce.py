@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ludolab.research.puzzles.deductions import Graded
+from ludolab.research.puzzles.deductions import Contradiction, Graded
 from ludolab.research.puzzles.loopy.rules import Dot, Edge, all_edges, ends, sides
 
 LEVELS = ("easy", "medium", "hard")
@@ -52,9 +52,6 @@ class Deduction(Graded):
     solved: bool
     loop: frozenset[Edge] | None
 
-
-class Contradiction(Exception):
-    pass
 
 
 def _edge_name(e: Edge) -> str:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from ludolab.research.puzzles.deductions import Graded
+from ludolab.research.puzzles.deductions import Contradiction, Graded
 
 LEVELS = ("easy", "medium", "hard")
 RULES = ("overlap", "line", "short trial", "trial")
@@ -156,9 +156,6 @@ def overlap(clue: tuple[int, ...], cells: Line) -> Line | None:
             out[c] = 0
     return tuple(out)
 
-
-class Contradiction(Exception):
-    pass
 
 
 class _Board:

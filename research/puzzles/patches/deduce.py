@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ludolab.research.puzzles.deductions import Graded
+from ludolab.research.puzzles.deductions import Contradiction, Graded
 from ludolab.research.puzzles.patches.rules import Rect
 from ludolab.research.puzzles.patches.solve import candidates, cells_of
 
@@ -54,9 +54,6 @@ class Deduction(Graded):
     solved: bool
     patches: tuple[Rect, ...] | None
 
-
-class Contradiction(Exception):
-    pass
 
 
 def _cell(cell: Cell) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ludolab.research.puzzles.deductions import Graded
+from ludolab.research.puzzles.deductions import Contradiction, Graded
 from ludolab.research.puzzles.tents.rules import Cell, orthogonal, pairing_size
 
 RULES = ("no-tree", "line", "lone-tree", "capacity", "trial")
@@ -52,9 +52,6 @@ class Deduction(Graded):
     solved: bool
     tents: tuple[Cell, ...] | None
 
-
-class Contradiction(Exception):
-    pass
 
 
 class _Board:

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ludolab.research.puzzles.deductions import Graded
+from ludolab.research.puzzles.deductions import Contradiction, Graded
 from ludolab.research.puzzles.wend.solve import Path, placements
 
 LEVELS = ("easy", "hard")
@@ -48,9 +48,6 @@ class Deduction(Graded):
     solved: bool
     paths: tuple[Path, ...] | None  # sorted, when solved
 
-
-class Contradiction(Exception):
-    pass
 
 
 class _Board:

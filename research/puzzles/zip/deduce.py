@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from ludolab.research.puzzles.deductions import Graded
+from ludolab.research.puzzles.deductions import Contradiction, Graded
 from ludolab.research.puzzles.zip.rules import Cell, wall_set
 from ludolab.research.puzzles.zip.solve import neighbours
 
@@ -56,9 +56,6 @@ class Deduction(Graded):
     solved: bool
     path: tuple[Cell, ...] | None
 
-
-class Contradiction(Exception):
-    pass
 
 
 def _name(cell: Cell) -> str:
