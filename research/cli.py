@@ -584,6 +584,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     build.add_argument(
         "--force", dest="replace", action="store_true", help="replace the --out folder if it exists"
     )
+    build.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     build.set_defaults(run=_site_build)
 
     comp = sub.add_parser(
@@ -728,9 +729,12 @@ def _print_plan(
 
 
 def _site_build(args: argparse.Namespace) -> int:
+    from ludolab.research.puzzles import PuzzleError
     from ludolab.research.puzzles.site.build import build_site
 
-    summary = build_site(args.out, args.packs, replace=args.replace)
+    if args.workers < 1:
+        raise PuzzleError(f"--workers must be at least 1, got {args.workers}")
+    summary = build_site(args.out, args.packs, replace=args.replace, workers=args.workers)
     for game, levels in summary.puzzles.items():
         spread = ", ".join(f"{n} {level}" for level, n in levels.items() if n)
         print(f"{game}: {sum(levels.values())} puzzles ({spread})")

@@ -23,14 +23,15 @@ def board(p: PackPuzzle) -> dict[str, Any]:
     index = {e: i for i, e in enumerate(order)}
     loop = {tuple(e) for e in p.solution["loop"]}
     hints = []
-    for step in deduce(rows, cols, numbers).steps:
+    result = deduce(rows, cols, numbers)
+    for step in result.steps:
         for chosen, code in ((step.use, ON), (step.close, OFF)):
             if chosen:
                 hints.append({"rule": step.rule, "why": step.why,
                               "set": [[index[e], code] for e in chosen]})
     return {
         "id": p.id,
-        "level": p.difficulty["level"],
+        "level": result.level,  # the deductions' own (the site checks the stored label)
         "rows": rows,
         "cols": cols,
         "numbers": numbers,

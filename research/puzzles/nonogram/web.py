@@ -18,14 +18,15 @@ def board(p: PackPuzzle) -> dict[str, Any]:
     rows, cols = p.clues["rows"], p.clues["cols"]
     width = len(cols)
     hints = []
-    for step in deduce(rows, cols).steps:
+    result = deduce(rows, cols)
+    for step in result.steps:
         if step.shade:
             hints.append(hint(step.rule, step.why, step.shade, SHADED, width))
         if step.blank:
             hints.append(hint(step.rule, step.why, step.blank, BLANK, width))
     return {
         "id": p.id,
-        "level": p.difficulty["level"],
+        "level": result.level,  # the deductions' own (the site checks the stored label)
         "rows": len(rows),
         "cols": width,
         "row_clues": rows,

@@ -20,6 +20,8 @@ def board(p: PackPuzzle) -> dict[str, Any]:
     for k, rect in enumerate(p.solution["patches"]):
         for r, c in cells_of(tuple(rect)):
             solution[r * n + c] = k + 1
+    result = deduce(n, clues)
+
     def cell(k: int) -> list[int]:  # the clue's own cell, in its patch from the start
         r, c = clues[k]["cell"]
         return [r * n + c, k + 1]
@@ -28,12 +30,12 @@ def board(p: PackPuzzle) -> dict[str, Any]:
         {"rule": step.rule, "why": step.why,
          "set": [*map(cell, sorted({k for _, k in step.give})),
                  *([r * n + c, k + 1] for (r, c), k in step.give)]}
-        for step in deduce(n, clues).steps
+        for step in result.steps
         if step.give
     ]
     return {
         "id": p.id,
-        "level": p.difficulty["level"],
+        "level": result.level,  # the deductions' own (the site checks the stored label)
         "rows": n,
         "cols": n,
         "clues": clues,

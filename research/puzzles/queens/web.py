@@ -19,14 +19,15 @@ def board(p: PackPuzzle) -> dict[str, Any]:
     n = len(regions)
     queens = p.solution["queens"]
     hints = []
-    for step in deduce(regions).steps:
+    result = deduce(regions)
+    for step in result.steps:
         if step.place is not None:
             hints.append(hint(step.rule, step.why, [step.place], QUEEN, n))
         if step.remove:
             hints.append(hint(step.rule, step.why, step.remove, CROSS, n))
     return {
         "id": p.id,
-        "level": p.difficulty["level"],
+        "level": result.level,  # the deductions' own (the site checks the stored label)
         "rows": n,
         "cols": n,
         "regions": [k for row in regions for k in row],

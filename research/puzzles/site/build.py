@@ -8,8 +8,9 @@ The folder it writes::
     games/GAME.js       how a game draws its board and takes moves
     packs/GAME.js       the game's puzzles in browser form (see ``boards``), as a script
 
-Every pack is verified first (rules checker, uniqueness counted to two, difficulty labels
-repeated; :func:`~ludolab.research.puzzles.pack_cli.verify_pack`), and the folder is written
+Every puzzle is verified first, as ``ludolab puzzle GAME verify`` does (rules checker,
+uniqueness counted to two, the difficulty label repeated by the deductions, which also give its
+hints), the games in parallel processes; the folder is written
 in a staging folder beside ``out`` and moved into place at the end, so a failure leaves
 nothing behind.
 """
@@ -28,8 +29,7 @@ from string import Template
 
 from ludolab.research.files import umask
 from ludolab.research.puzzles import PuzzleError
-from ludolab.research.puzzles.pack import PackPuzzle, read_pack
-from ludolab.research.puzzles.pack_cli import verify_pack
+from ludolab.research.puzzles.pack import read_pack
 from ludolab.research.puzzles.site.boards import WEB_MODULES, WebGame, web_game
 
 STATIC = resources.files("ludolab.research.puzzles.site") / "static"
@@ -66,11 +66,12 @@ def read_packs(paths: Sequence[str | Path]) -> dict[str, list[Path]]:
 
 
 def build_site(
-    out: str | Path, packs: Sequence[str | Path] = (), replace: bool = False
+    out: str | Path, packs: Sequence[str | Path] = (), replace: bool = False, workers: int = 2
 ) -> SiteSummary:
     """Write the games page to ``out`` from ``packs`` (files; a game with none given uses its
     shipped packs, a game with some given only those). PuzzleError, with nothing written, when
-    ``out`` exists (and not ``replace``) or a pack fails verification."""
+    ``out`` exists (and not ``replace``) or a pack fails verification. ``workers``: processes
+    for the games (joblib)."""
     out = Path(out)
     if out.exists() and not replace:
         raise PuzzleError(f"--out {out}: exists; pass --force to replace it (nothing was written)")
@@ -79,20 +80,24 @@ def build_site(
     if not out.parent.is_dir():
         raise PuzzleError(f"--out {out}: the folder {out.parent} does not exist")
     chosen = read_packs(packs)
-    games = [web_game(name) for name in WEB_MODULES]
-    verified: dict[str, list[PackPuzzle]] = {}
-    for game in games:
-        paths = chosen.get(game.name) or shipped_packs(game.name)
-        puzzles = [p for path in paths for p in verify_pack(path, game.puzzle).puzzles]
-        ids = [p.id for p in puzzles]
-        if len(set(ids)) < len(ids):
-            twice = next(i for i in ids if ids.count(i) > 1)
-            raise PuzzleError(f"{game.name} packs: puzzle {twice!r} is in two packs")
-        verified[game.name] = puzzles
+    names = list(WEB_MODULES)
+    paths = [[str(p) for p in chosen.get(name) or shipped_packs(name)] for name in names]
+    from joblib import Parallel, delayed
+
+    # Games in parallel (their deductions are most of the build); errors come back as text.
+    results = Parallel(n_jobs=min(workers, len(names)))(
+        delayed(_game_boards)(name, game_paths) for name, game_paths in zip(names, paths,
+                                                                           strict=True)
+    )
+    problem = next((r for r in results if isinstance(r, str)), None)
+    if problem is not None:
+        raise PuzzleError(problem)
+    games = [web_game(name) for name in names]
+    boards = dict(zip(names, results, strict=True))
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
         staging.chmod(0o777 & ~umask())  # mkdtemp's 0700 would hide the site from a server
-        _write(staging, games, verified)
+        _write(staging, games, boards)
         if out.exists():
             shutil.rmtree(out)
         staging.rename(out)
@@ -102,15 +107,40 @@ def build_site(
         out=out,
         puzzles={
             game.name: {
-                lv: sum(p.difficulty["level"] == lv for p in verified[game.name])
-                for lv in game.puzzle.levels
+                lv: sum(b["level"] == lv for b in boards[game.name]) for lv in game.puzzle.levels
             }
             for game in games
         },
     )
 
 
-def _write(folder: Path, games: list[WebGame], puzzles: dict[str, list[PackPuzzle]]) -> None:
+def _game_boards(name: str, paths: list[str]) -> list[dict] | str:
+    """The browser form of every puzzle of a game's packs, each checked as ``verify`` checks
+    it (the rules checker, uniqueness counted to two, and the stored level against the
+    deductions', which the hints use too, so they run once); or the first problem, as text."""
+    game = web_game(name)
+    boards: list[dict] = []
+    seen: set[str] = set()
+    try:
+        for path in paths:
+            for i, p in enumerate(read_pack(path, name).puzzles):
+                problem = game.puzzle.check(p)
+                board = game.board(p) if problem is None else None
+                if board is not None and board["level"] != p.difficulty["level"]:
+                    problem = (f"labelled {p.difficulty['level']!r}, the deductions say "
+                               f"{board['level']!r}")
+                if problem is not None:
+                    return f"{path}: puzzles[{i}] ({p.id}): {problem}"
+                if p.id in seen:
+                    return f"{name} packs: puzzle {p.id!r} is in two packs"
+                seen.add(p.id)
+                boards.append(board)
+    except PuzzleError as exc:
+        return str(exc)
+    return boards
+
+
+def _write(folder: Path, games: list[WebGame], all_boards: dict[str, list[dict]]) -> None:
     (folder / "games").mkdir()
     (folder / "packs").mkdir()
     for name in ("site.css", "site.js"):
@@ -118,7 +148,7 @@ def _write(folder: Path, games: list[WebGame], puzzles: dict[str, list[PackPuzzl
     page = Template((STATIC / "game.html").read_text())
     cards = []
     for game in games:
-        boards = [game.board(p) for p in puzzles[game.name]]
+        boards = all_boards[game.name]
         data = {
             "game": game.name,
             "title": game.title,

@@ -8,7 +8,7 @@ from typing import Any
 from ludolab.research.puzzles.pack import PackPuzzle
 from ludolab.research.puzzles.site.boards import WebGame
 from ludolab.research.puzzles.sudoku.grid import geometry
-from ludolab.research.puzzles.sudoku.pack import GAME, deduction_path
+from ludolab.research.puzzles.sudoku.pack import GAME, deduction_path, relabel
 
 
 def board(p: PackPuzzle) -> dict[str, Any]:
@@ -18,7 +18,7 @@ def board(p: PackPuzzle) -> dict[str, Any]:
     geo = geometry(n)
     return {
         "id": p.id,
-        "level": p.difficulty["level"],
+        "level": relabel(p),  # the ladder's own (the site checks the stored label)
         "rows": n,
         "cols": n,
         "box": [geo.box_rows, geo.box_cols],

@@ -19,7 +19,8 @@ def board(p: PackPuzzle) -> dict[str, Any]:
     trees = {(r, c) for r, c in p.clues["trees"]}
     tents = {(r, c) for r, c in p.solution["tents"]}
     hints = []
-    steps = deduce(rows, cols, sorted(trees), p.clues["row_counts"], p.clues["col_counts"]).steps
+    result = deduce(rows, cols, sorted(trees), p.clues["row_counts"], p.clues["col_counts"])
+    steps = result.steps
     for step in steps:
         if step.tents:
             hints.append(hint(step.rule, step.why, step.tents, TENT, cols))
@@ -31,7 +32,7 @@ def board(p: PackPuzzle) -> dict[str, Any]:
 
     return {
         "id": p.id,
-        "level": p.difficulty["level"],
+        "level": result.level,  # the deductions' own (the site checks the stored label)
         "rows": rows,
         "cols": cols,
         "row_counts": p.clues["row_counts"],

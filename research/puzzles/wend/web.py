@@ -23,15 +23,16 @@ def board(p: PackPuzzle, game: str = "wend") -> dict[str, Any]:
     for path, k in code.items():
         for r, c in path:
             solution[r * n + c] = k
+    result = deduce(game, letters, p.clues["lengths"])
     hints = [
         {"rule": step.rule, "why": step.why,
          "set": [[r * n + c, code[step.take]] for r, c in step.take]}
-        for step in deduce(game, letters, p.clues["lengths"]).steps
+        for step in result.steps
         if step.take is not None
     ]
     return {
         "id": p.id,
-        "level": p.difficulty["level"],
+        "level": result.level,  # the deductions' own (the site checks the stored label)
         "rows": n,
         "cols": n,
         "letters": p.clues["letters"],

@@ -38,14 +38,15 @@ def board(p: PackPuzzle) -> dict[str, Any]:
     path = [tuple(c) for c in p.solution["path"]]
     on_path = {tuple(sorted(pair)) for pair in pairwise(path)}
     hints = []
-    for step in deduce(n, numbers, walls).steps:
+    result = deduce(n, numbers, walls)
+    for step in result.steps:
         for chosen, code in ((step.use, LINK), (step.close, NO_LINK)):
             if chosen:
                 hints.append({"rule": step.rule, "why": step.why,
                               "set": [[index[link], code] for link in chosen]})
     return {
         "id": p.id,
-        "level": p.difficulty["level"],
+        "level": result.level,  # the deductions' own (the site checks the stored label)
         "rows": n,
         "cols": n,
         "numbers": numbers,
