@@ -149,11 +149,6 @@ def play_solution(driver, game: str, board: dict) -> None:
             play(driver, game, i, target, by_key=k % 2 == 1)
 
 
-def wrong_from(board: dict) -> int:
-    """Patches: a clue's cell with a neighbour outside its patch that holds no clue."""
-    return wrong_patch(board)[0]
-
-
 def wrong_patch(board: dict) -> tuple[int, int, int]:
     """Patches: (a clue's cell, a side-by-side cell outside its patch and clueless, the
     clue's code)."""
@@ -229,7 +224,7 @@ def test_a_wrong_move_shows_as_wrong_and_reload_keeps_progress(
     elif game in ("zip", "loopy"):
         cell(browser, wrong).click()  # a link or edge the answer does not use
     elif game == "patches":
-        drag(browser, wrong_from(board), wrong)
+        drag(browser, wrong_patch(board)[0], wrong)
     else:
         cell(browser, wrong).click()  # focus it (a click also cycles once)
         cell(browser, wrong).send_keys({"queens": "q", "tents": "t", "nonogram": "f"}[game])

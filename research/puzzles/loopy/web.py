@@ -10,7 +10,7 @@ from ludolab.research.puzzles.loopy.cli import GAME
 from ludolab.research.puzzles.loopy.deduce import deduce
 from ludolab.research.puzzles.loopy.rules import all_edges
 from ludolab.research.puzzles.pack import PackPuzzle
-from ludolab.research.puzzles.site.boards import WebGame
+from ludolab.research.puzzles.site.boards import WebGame, step_hints
 
 OFF, ON = 1, 2
 
@@ -22,13 +22,8 @@ def board(p: PackPuzzle) -> dict[str, Any]:
     order = all_edges(rows, cols)
     index = {e: i for i, e in enumerate(order)}
     loop = {tuple(e) for e in p.solution["loop"]}
-    hints = []
     result = deduce(rows, cols, numbers)
-    for step in result.steps:
-        for chosen, code in ((step.use, ON), (step.close, OFF)):
-            if chosen:
-                hints.append({"rule": step.rule, "why": step.why,
-                              "set": [[index[e], code] for e in chosen]})
+    hints = step_hints(result.steps, lambda s: ((s.use, ON), (s.close, OFF)), index.__getitem__)
     return {
         "id": p.id,
         "level": result.level,  # the deductions' own (the site checks the stored label)

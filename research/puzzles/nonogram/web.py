@@ -8,7 +8,7 @@ from typing import Any
 from ludolab.research.puzzles.nonogram.cli import GAME
 from ludolab.research.puzzles.nonogram.deduce import deduce
 from ludolab.research.puzzles.pack import PackPuzzle
-from ludolab.research.puzzles.site.boards import WebGame, hint
+from ludolab.research.puzzles.site.boards import WebGame, cell_index, step_hints
 
 BLANK, SHADED = 1, 2
 
@@ -17,13 +17,10 @@ def board(p: PackPuzzle) -> dict[str, Any]:
     """The browser form of a Nonogram pack record (see research/puzzles/site/boards.py)."""
     rows, cols = p.clues["rows"], p.clues["cols"]
     width = len(cols)
-    hints = []
     result = deduce(rows, cols)
-    for step in result.steps:
-        if step.shade:
-            hints.append(hint(step.rule, step.why, step.shade, SHADED, width))
-        if step.blank:
-            hints.append(hint(step.rule, step.why, step.blank, BLANK, width))
+    hints = step_hints(
+        result.steps, lambda s: ((s.shade, SHADED), (s.blank, BLANK)), cell_index(width)
+    )
     return {
         "id": p.id,
         "level": result.level,  # the deductions' own (the site checks the stored label)

@@ -8,7 +8,7 @@ from typing import Any
 from ludolab.research.puzzles.pack import PackPuzzle
 from ludolab.research.puzzles.queens.cli import GAME
 from ludolab.research.puzzles.queens.deduce import deduce
-from ludolab.research.puzzles.site.boards import WebGame, hint
+from ludolab.research.puzzles.site.boards import WebGame, cell_index, step_hints
 
 CROSS, QUEEN = 1, 2
 
@@ -18,13 +18,12 @@ def board(p: PackPuzzle) -> dict[str, Any]:
     regions = p.clues["regions"]
     n = len(regions)
     queens = p.solution["queens"]
-    hints = []
     result = deduce(regions)
-    for step in result.steps:
-        if step.place is not None:
-            hints.append(hint(step.rule, step.why, [step.place], QUEEN, n))
-        if step.remove:
-            hints.append(hint(step.rule, step.why, step.remove, CROSS, n))
+    hints = step_hints(
+        result.steps,
+        lambda s: (([s.place] if s.place is not None else [], QUEEN), (s.remove, CROSS)),
+        cell_index(n),
+    )
     return {
         "id": p.id,
         "level": result.level,  # the deductions' own (the site checks the stored label)

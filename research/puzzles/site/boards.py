@@ -69,9 +69,26 @@ def web_game(name: str) -> WebGame:
     return importlib.import_module(WEB_MODULES[name]).WEB
 
 
-def hint(rule: str, why: str, cells: Iterable[tuple[int, int]], code: int, cols: int) -> dict:
-    """A hint step setting each (row, column) cell of ``cells`` to ``code``."""
-    return {"rule": rule, "why": why, "set": [[r * cols + c, code] for r, c in cells]}
+def step_hints(
+    steps: Iterable[Any],
+    changes: Callable[[Any], Iterable[tuple[Iterable[Any], int]]],
+    index: Callable[[Any], int],
+) -> list[dict]:
+    """A game's deduction steps as hints: ``changes(step)`` gives the step's groups of
+    (elements, code), each non-empty group one hint; ``index`` turns an element (a (row,
+    column) cell, a link, an edge) into its place in the board's list."""
+    out = []
+    for step in steps:
+        for elements, code in changes(step):
+            chosen = [[index(e), code] for e in elements]
+            if chosen:
+                out.append({"rule": step.rule, "why": step.why, "set": chosen})
+    return out
 
 
-__all__ = ["WEB_MODULES", "WebGame", "hint", "web_game"]
+def cell_index(cols: int) -> Callable[[tuple[int, int]], int]:
+    """The place of a (row, column) cell in a board of ``cols`` columns, row by row."""
+    return lambda cell: cell[0] * cols + cell[1]
+
+
+__all__ = ["WEB_MODULES", "WebGame", "cell_index", "step_hints", "web_game"]

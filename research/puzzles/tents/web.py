@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ludolab.research.puzzles.pack import PackPuzzle
-from ludolab.research.puzzles.site.boards import WebGame, hint
+from ludolab.research.puzzles.site.boards import WebGame, cell_index, step_hints
 from ludolab.research.puzzles.tents.cli import GAME
 from ludolab.research.puzzles.tents.deduce import deduce
 
@@ -18,14 +18,9 @@ def board(p: PackPuzzle) -> dict[str, Any]:
     rows, cols = p.size
     trees = {(r, c) for r, c in p.clues["trees"]}
     tents = {(r, c) for r, c in p.solution["tents"]}
-    hints = []
     result = deduce(rows, cols, sorted(trees), p.clues["row_counts"], p.clues["col_counts"])
-    steps = result.steps
-    for step in steps:
-        if step.tents:
-            hints.append(hint(step.rule, step.why, step.tents, TENT, cols))
-        if step.grass:
-            hints.append(hint(step.rule, step.why, step.grass, GRASS, cols))
+    hints = step_hints(result.steps, lambda s: ((s.tents, TENT), (s.grass, GRASS)),
+                       cell_index(cols))
 
     def code(cell: tuple[int, int]) -> int:
         return TREE if cell in trees else TENT if cell in tents else GRASS

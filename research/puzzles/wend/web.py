@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ludolab.research.puzzles.pack import PackPuzzle
-from ludolab.research.puzzles.site.boards import WebGame
+from ludolab.research.puzzles.site.boards import WebGame, cell_index, step_hints
 from ludolab.research.puzzles.wend.cli import GAME
 from ludolab.research.puzzles.wend.deduce import deduce
 from ludolab.research.puzzles.wend.words import LANGUAGES
@@ -24,12 +24,11 @@ def board(p: PackPuzzle, game: str = "wend") -> dict[str, Any]:
         for r, c in path:
             solution[r * n + c] = k
     result = deduce(game, letters, p.clues["lengths"])
-    hints = [
-        {"rule": step.rule, "why": step.why,
-         "set": [[r * n + c, code[step.take]] for r, c in step.take]}
-        for step in result.steps
-        if step.take is not None
-    ]
+    hints = step_hints(
+        result.steps,
+        lambda s: ((s.take, code[s.take]),) if s.take is not None else (),
+        cell_index(n),
+    )
     return {
         "id": p.id,
         "level": result.level,  # the deductions' own (the site checks the stored label)

@@ -8,7 +8,7 @@ from itertools import pairwise
 from typing import Any
 
 from ludolab.research.puzzles.pack import PackPuzzle
-from ludolab.research.puzzles.site.boards import WebGame
+from ludolab.research.puzzles.site.boards import WebGame, step_hints
 from ludolab.research.puzzles.zip.cli import GAME
 from ludolab.research.puzzles.zip.deduce import deduce
 from ludolab.research.puzzles.zip.rules import Cell, wall_set
@@ -37,13 +37,9 @@ def board(p: PackPuzzle) -> dict[str, Any]:
     index = {link: i for i, link in enumerate(order)}
     path = [tuple(c) for c in p.solution["path"]]
     on_path = {tuple(sorted(pair)) for pair in pairwise(path)}
-    hints = []
     result = deduce(n, numbers, walls)
-    for step in result.steps:
-        for chosen, code in ((step.use, LINK), (step.close, NO_LINK)):
-            if chosen:
-                hints.append({"rule": step.rule, "why": step.why,
-                              "set": [[index[link], code] for link in chosen]})
+    hints = step_hints(result.steps, lambda s: ((s.use, LINK), (s.close, NO_LINK)),
+                       index.__getitem__)
     return {
         "id": p.id,
         "level": result.level,  # the deductions' own (the site checks the stored label)
