@@ -3,11 +3,13 @@
     .venv/bin/python benchmarks/agent_strength.py [--games N] [--workers W] [--seed S]
         [--match NAME ...] [--challenger SPEC] [--quick]
 
-Each match seats one agent (the challenger) against copies of one opponent, the challenger's
-seat rotating game by game (seat g mod n in game g), on a fair setup drawn from game g's seed
+Each match seats one agent (the challenger) against copies of one opponent (or, in the mixed
+match, a given lineup in a fixed order round the table), the challenger's seat rotating game by
+game (seat g mod n in game g), on a fair setup drawn from game g's seed
 (board or deal; ludolab.research.simulate.game_seed). Printed per match: the challenger's wins,
-its win rate with a 95% Wilson interval (statsmodels), the fair share (1 / players), whether
-the interval lies wholly above the fair share, and the challenger's CPU seconds per game
+its win rate with a 95% Wilson interval (statsmodels), the fair share (1 / players; none for the
+mixed match, whose comparison is the same match with ``--challenger greedy``), whether the
+interval lies wholly above the fair share, and the challenger's CPU seconds per game
 (the whole game, all seats, divided by games; ``--workers`` runs games in parallel processes).
 
 The issue's targets: one search agent against three greedy ones in 4-player Catan, clearly
@@ -27,27 +29,33 @@ from statsmodels.stats.proportion import proportion_confint
 from ludolab.research.simulate import fair_setup, game_seed, play_one, winners
 
 MATCHES = {
-    "catan-mcts-vs-greedy": ("catan", "mcts", "greedy", 4),
-    "catan-lookahead-vs-greedy": ("catan", "lookahead", "greedy", 4),
-    "catan-greedy-vs-random": ("catan", "greedy", "random", 4),
-    "gallery-mcts-vs-greedy": ("gallery", "mcts", "greedy", 2),
-    "gallery-lookahead-vs-greedy": ("gallery", "lookahead", "greedy", 2),
-    "gallery-greedy-vs-random": ("gallery", "greedy", "random", 2),
-    "gallery-greedy-vs-leader": ("gallery", "greedy", "leader", 2),
-    "gallery-mcts-vs-greedy-4p": ("gallery", "mcts", "greedy", 4),
-    "gallery-mcts-vs-lookahead": ("gallery", "mcts", "lookahead", 2),
-    "catan-mcts-vs-lookahead": ("catan", "mcts", "lookahead", 4),
+    "catan-mcts-vs-greedy": ("catan", "mcts", ("greedy",) * 3),
+    "catan-lookahead-vs-greedy": ("catan", "lookahead", ("greedy",) * 3),
+    "catan-greedy-vs-random": ("catan", "greedy", ("random",) * 3),
+    "gallery-mcts-vs-greedy": ("gallery", "mcts", ("greedy",)),
+    "gallery-lookahead-vs-greedy": ("gallery", "lookahead", ("greedy",)),
+    "gallery-greedy-vs-random": ("gallery", "greedy", ("random",)),
+    "gallery-greedy-vs-leader": ("gallery", "greedy", ("leader",)),
+    "gallery-mcts-vs-greedy-4p": ("gallery", "mcts", ("greedy",) * 3),
+    "gallery-mcts-vs-lookahead": ("gallery", "mcts", ("lookahead",)),
+    "catan-mcts-vs-lookahead": ("catan", "mcts", ("lookahead",) * 3),
+    # Greedy, random, greedy (the ladder's table has a random seat): no fair share to compare
+    # with; the comparison is the same match with ``--challenger greedy`` (an A/A run).
+    "catan-lookahead-vs-mixed": ("catan", "lookahead", ("greedy", "random", "greedy")),
 }
 DEFAULT = ("catan-mcts-vs-greedy", "gallery-mcts-vs-greedy")
 
 
-def play(game: str, challenger: str, opponent: str, players: int, seed: int, g: int):
-    """Game ``g`` of a match: (the challenger's share of the win, CPU seconds)."""
+def play(game: str, challenger: str, opponents: tuple[str, ...], seed: int, g: int):
+    """Game ``g`` of a match: (the challenger's share of the win, CPU seconds). The challenger
+    sits in seat g mod players and opponent i in the seat i + 1 after it (round the table)."""
     start = time.process_time()
     s = game_seed(seed, g)
+    players = len(opponents) + 1
     seat = g % players
-    specs = [opponent] * players
-    specs[seat] = challenger
+    specs = [""] * players
+    for i, spec in enumerate((challenger, *opponents)):
+        specs[(seat + i) % players] = spec
     record = play_one(game, fair_setup(game, players, s), specs, s)
     first = winners(record)
     won = 1.0 / len(first) if seat in first else 0.0
@@ -74,19 +82,22 @@ def main() -> None:
         f"{'fair':>5} {'above':>6} {'CPU s/game':>10}"
     )
     for name in args.match:
-        game, challenger, opponent, players = MATCHES[name]
+        game, challenger, opponents = MATCHES[name]
         challenger = args.challenger or challenger
         results = Parallel(n_jobs=args.workers)(
-            delayed(play)(game, challenger, opponent, players, args.seed, g) for g in range(games)
+            delayed(play)(game, challenger, opponents, args.seed, g) for g in range(games)
         )
         wins = sum(w for w, _ in results)
         cpu = sum(c for _, c in results) / games
         low, high = proportion_confint(round(wins), games, method="wilson")
-        fair = 1 / players
+        # No fair share when the opponents differ: compare with --challenger greedy.
+        fair = 1 / (len(opponents) + 1) if len(set(opponents)) == 1 else None
+        versus = (
+            f"{fair:>5.0%} {'yes' if low > fair else 'no':>6}" if fair else f"{'-':>5} {'-':>6}"
+        )
         print(
             f"{name:<28} {challenger:<12} {wins:>7g} "
-            f"{wins / games:>9.1%} [{low:.1%}, {high:.1%}] {fair:>5.0%} "
-            f"{'yes' if low > fair else 'no':>6} {cpu:>10.3f}",
+            f"{wins / games:>9.1%} [{low:.1%}, {high:.1%}] {versus} {cpu:>10.3f}",
             flush=True,
         )
 

@@ -24,12 +24,13 @@ SETS = [
     ("balanced", "solver"),
     ("clumpy", "solver"),
 ]
+# Small lookahead play-offs: every play-out runs with the invariant checks too.
 MIXES = [
     ("random", "random", "random", "random"),
     ("greedy", "greedy", "greedy", "greedy"),
-    ("greedy", "random", "lookahead", "greedy:trade=false,robber=production"),
+    ("greedy", "random", "lookahead:playouts=8", "greedy:trade=false,robber=production"),
     ("random", "greedy", "random"),
-    ("greedy", "lookahead"),
+    ("greedy", "lookahead:playouts=8"),
 ]
 
 

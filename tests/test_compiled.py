@@ -190,7 +190,8 @@ def test_numpy_scalars_are_accepted_where_ints_and_bools_are() -> None:
     assert (game.n_players, game.seed) == (3, 5)
     game.step(np.int64(game.legal_actions()[0]))
     assert game.n_actions == 1
-    seats = [make_agent("greedy"), make_agent("lookahead"), make_agent("random")]
+    # A small play-off: its play-outs run with the invariant checks too.
+    seats = [make_agent("greedy"), parse_agent_spec("lookahead:playouts=8"), make_agent("random")]
     record = play_game(fair_board(1), seats, np.int64(7), options)
     assert record.seed == 7 and record.turns > 0
     with pytest.raises(TypeError, match="GameOptions.vp_to_win must be an integer"):

@@ -10,15 +10,19 @@ when the round is over: the greedy value of the first as a fresh spot plus that 
 given the first's production (:func:`~ludolab.envs.catan.agents.greedy.spot_value`). Greedy
 chooses its first settlement without asking what the others will leave for its second.
 
-**The play-off** (``playouts``, default 32; 0 turns it off). The ``finalists`` best spots
-(default 3: by the placement round's value for the first settlement, by greedy's value for the
+**The play-off** (``playouts``, default 128; 0 turns it off). The ``finalists`` best spots
+(default 5: by the placement round's value for the first settlement, by greedy's value for the
 second) are each played to the end of the game from ``playouts`` determinisations (what the
 seat cannot see, the development deck and the dice, dealt again as the search agent deals them:
 :func:`ludolab.envs.catan.agents.mcts.determinise`), with a greedy agent in every seat, the
 same dice and tie-breaks for every spot; the spot that wins most is placed, the better-ranked
 one on a tie. This is flat Monte Carlo over a few candidates, without a tree; ``mcts`` searches
 every placement with a tree and a larger budget. Strength against three greedy agents:
-``benchmarks/agent_strength.py`` (match ``catan-lookahead-vs-greedy``).
+``benchmarks/agent_strength.py`` (match ``catan-lookahead-vs-greedy``). The budget: 32
+play-outs of 3 finalists (a win rate from 32 games has a standard error near 8 points, larger
+than the differences between good spots) kept an edge over three greedy agents but lost it at
+a table with two greedy agents and a random one; 128 of 5 kept it there (benchmarks/README.md,
+"The lookahead's budget").
 
 **The main phase** (``main=true``). The agent applies every legal build (settlement, city,
 road), bank trade and year-of-plenty choice to a copy of the game and scores the resulting
@@ -74,8 +78,8 @@ _TRIED_RANGES = ((A.SETTLEMENT, A.ROBBER), (A.YEAR_OF_PLENTY, A.MONOPOLY), (A.MA
 # First-settlement spots played ahead, by default.
 _CANDIDATES = 12
 # Play-outs per finalist spot, and how many spots reach the play-off, by default.
-_PLAYOUTS = 32
-_FINALISTS = 3
+_PLAYOUTS = 128
+_FINALISTS = 5
 
 
 def _tried(a: int) -> bool:
