@@ -342,6 +342,7 @@ def solve_exhibits(
     first_player: int | None = None,
     min_score: int = 0,
     random_seed: int | None = None,
+    improving: int | None = None,
 ) -> ExhibitSolution:
     """Ask the exhibit model one question; the best exhibits found within ``time_limit``.
 
@@ -350,8 +351,12 @@ def solve_exhibits(
     is proven optimal when the bound meets it. ``solver="gecode"`` runs the MiniZinc model:
     ``search="lns"`` (large neighbourhood search with restarts, seeded by ``random_seed``)
     finds good exhibits fast but proves nothing; ``search="complete"`` can prove optimality on
-    small or tightly bounded questions. Raises `ludolab.research.solve.UnknownResult` when no
-    exhibit was found in time, `ludolab.research.solve.Unsatisfiable` when none exists.
+    small or tightly bounded questions. ``improving``: Gecode stops after this many improving
+    answers instead of at ``time_limit`` (with the MIP solver: the first answer it is given;
+    ``time_limit`` still bounds HiGHS), so that Gecode's answer does not depend on the
+    machine's speed. Raises
+    `ludolab.research.solve.UnknownResult` when no exhibit was found in time,
+    `ludolab.research.solve.Unsatisfiable` when none exists.
     """
     rules = rules or ExhibitRules(players=players)
     if solver not in SOLVERS:
@@ -364,6 +369,7 @@ def solve_exhibits(
             shared_win=shared_win,
             first_player=first_player,
             min_score=min_score,
+            improving=improving,
         )
     data = model_data(
         rules,
@@ -378,7 +384,8 @@ def solve_exhibits(
     result = solve(
         model_path(),
         data,
-        time_limit=time_limit,
+        time_limit=None if improving else time_limit,
+        improving=improving,
         random_seed=random_seed,
         label=f"exhibits, {rules.players} players, {objective}",
     )
@@ -411,9 +418,11 @@ def _solve_mip(
     shared_win: bool,
     first_player: int | None,
     min_score: int,
+    improving: int | None = None,
 ) -> ExhibitSolution:
-    """Gecode's LNS for a first answer, then HiGHS for a better one or the proof that there is
-    none; the bound holds for every answer."""
+    """Gecode's LNS for a first answer (its share of the time, or its ``improving`` answers),
+    then HiGHS for a better one or the proof that there is none; the bound holds for every
+    answer."""
     from ludolab.research.gallery.exhibits_mip import solve_mip
     from ludolab.research.solve import UnknownResult, Unsatisfiable
 
@@ -428,6 +437,7 @@ def _solve_mip(
             time_limit=lns_time,
             solver="gecode",
             random_seed=1,
+            improving=improving,
             **options,
         )
     except UnknownResult:

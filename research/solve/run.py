@@ -59,6 +59,7 @@ def solve(
     extra_code: str = "",
     all_solutions: bool = False,
     n_solutions: int | None = None,
+    improving: int | None = None,
     time_limit: float | None = None,
     random_seed: int | None = None,
     label: str | None = None,
@@ -74,6 +75,9 @@ def solve(
         extra_code: MiniZinc appended to the model (e.g. a constraint set's snippets).
         all_solutions: satisfaction: every solution; optimisation: every improving solution.
         n_solutions: stop after this many solutions (satisfaction).
+        improving: optimisation: stop after this many improving solutions (Gecode's own
+            solution limit), the last being the answer; unlike ``time_limit`` the answer does
+            not depend on the machine's speed (with ``random_seed`` fixed for random search).
         time_limit: seconds of search (flattening not included).
         random_seed: Gecode's ``-r`` seed; matters only for models with random search.
         label: e.g. ``"constraint set 'balanced'"``; named in every error message.
@@ -87,8 +91,10 @@ def solve(
     Raises `Unsatisfiable` (proven no solution), `UnknownResult` (no solution before the
     time limit), `ModelError` (MiniZinc rejected model or data), `ToolchainMissing`.
     """
-    if all_solutions and n_solutions is not None:
-        raise ValueError("give all_solutions or n_solutions, not both")
+    if sum((all_solutions, n_solutions is not None, improving is not None)) > 1:
+        raise ValueError("give one of all_solutions, n_solutions and improving")
+    if improving is not None and improving < 1:
+        raise ValueError(f"improving must be at least 1, got {improving}")
     if n_solutions is not None and n_solutions < 1:
         raise ValueError(f"n_solutions must be at least 1, got {n_solutions}")
     toolchain = find_toolchain()
@@ -98,6 +104,9 @@ def solve(
         args.append("-a")
     elif n_solutions is not None:
         args += ["-n", str(n_solutions)]
+    elif improving is not None:
+        # MiniZinc 2.6.4's own -n counts solutions of satisfaction problems only.
+        args += ["-a", "--fzn-flags", f"-n {improving}"]
     args += solver_time_limit_args(time_limit)
     if random_seed is not None:
         args += ["-r", str(gecode_seed(random_seed))]
