@@ -65,11 +65,16 @@ def is_user_error(exc: BaseException) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if len(argv) > 1 and argv[0] == "puzzle" and not argv[1].startswith("-") and (
-        argv[1] not in PUZZLES
+    if (
+        len(argv) > 1
+        and argv[0] == "puzzle"
+        and not argv[1].startswith("-")
+        and (argv[1] not in PUZZLES)
     ):  # one line, as for every other bad input (argparse would print its usage first)
-        print(f"ludolab: error: no puzzle game {argv[1]!r}; the puzzles are "
-              f"{', '.join(PUZZLES)}", file=sys.stderr)
+        print(
+            f"ludolab: error: no puzzle game {argv[1]!r}; the puzzles are {', '.join(PUZZLES)}",
+            file=sys.stderr,
+        )
         return 2
     parser = _parser(argv)
     args = parser.parse_args(argv)
@@ -291,7 +296,8 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         help="rate agents: a seat-rotated round robin and Plackett-Luce ratings",
         description="Every combination of --players agents from --agents plays --rounds "
         "times, each time in every seat rotation on one setup and game seed; writes "
-        "games.parquet, ratings.csv, ladder.md and ladder.png into the --out folder.",
+        "games.parquet, ratings.csv, head_to_head.csv, ladder.md and ladder.png into the "
+        "--out folder.",
     )
     lad.add_argument("game", choices=("catan", "gallery"))
     lad.add_argument(
@@ -578,8 +584,12 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "that plays its pack in the browser (no server, no solver). Each game uses the pack "
         "given for it, or the pack shipped with ludolab; every pack is verified first.",
     )
-    build.add_argument("packs", nargs="*", metavar="PACK.json", help="packs to play instead of "
-                       "the shipped ones (from ludolab puzzle GAME generate)")
+    build.add_argument(
+        "packs",
+        nargs="*",
+        metavar="PACK.json",
+        help="packs to play instead of the shipped ones (from ludolab puzzle GAME generate)",
+    )
     build.add_argument("--out", required=True, help="the site's folder, e.g. site/")
     build.add_argument(
         "--force", dest="replace", action="store_true", help="replace the --out folder if it exists"
@@ -1077,6 +1087,8 @@ def _ladder(args: argparse.Namespace) -> int:
     from ludolab.research.experiment.backends import run_local
     from ludolab.research.ladder import (
         fit_ratings,
+        head_to_head,
+        head_to_head_markdown,
         ladder_figure,
         ladder_markdown,
         ladder_tasks,
@@ -1107,6 +1119,8 @@ def _ladder(args: argparse.Namespace) -> int:
             shown.update(table.num_rows)
     games = pa.concat_tables([tables[k] for k in sorted(tables)])
     ratings = fit_ratings(games.to_pandas(), agents, args.seed)
+    # Stronger first in each pair: the ratings' order.
+    pairs = head_to_head(games.to_pandas(), list(ratings.agent), args.seed)
     title = f"{TITLES[args.game]} ladder, {players} players"
     source = f"setups from {args.setups}" if args.setups else "a fair setup per rotation set"
     how = (
@@ -1122,14 +1136,16 @@ def _ladder(args: argparse.Namespace) -> int:
     try:
         pq.write_table(games, staging / "games.parquet")
         ratings.to_csv(staging / "ratings.csv", index=False)
-        (staging / "ladder.md").write_text(ladder_markdown(ratings, title, how))
+        report = ladder_markdown(ratings, title, how) + "\n" + head_to_head_markdown(pairs)
+        (staging / "ladder.md").write_text(report)
+        pairs.to_csv(staging / "head_to_head.csv", index=False)
         ladder_figure(ratings, title, staging / "ladder.png")
         if out.exists():
             shutil.rmtree(out)
         staging.rename(out)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    print(ladder_markdown(ratings, title, how))
+    print(report)
     print(f"-> {out}")
     return 0
 
@@ -1320,10 +1336,13 @@ def _constraints_list(args: argparse.Namespace) -> int:
     from ludolab.research.gallery.deals import DEAL_CONSTRAINTS, load_deal_set, shipped_deal_sets
 
     def say(text: str, indent: str = "    ") -> None:
-        print(textwrap.fill(" ".join(text.split()), 96, initial_indent=indent,
-                            subsequent_indent=indent + "  "))
+        print(
+            textwrap.fill(
+                " ".join(text.split()), 96, initial_indent=indent, subsequent_indent=indent + "  "
+            )
+        )
 
-    print("Catan board constraints (in a set's [[constraint]] table as name = \"...\"):\n")
+    print('Catan board constraints (in a set\'s [[constraint]] table as name = "..."):\n')
     for name in sorted(REGISTRY):
         cls = REGISTRY[name]
         print(f"{name}  [reads {', '.join(sorted(cls.reads)) or 'what it fixes'}]")

@@ -138,21 +138,7 @@ def fit_ratings(games: pd.DataFrame, agents: Sequence[str], seed: int) -> pd.Dat
     the fair share and the mean place (1 = first). Sorted by rating."""
     from ludolab.research.metrics.core import effective_sample_size, wilson_interval
 
-    rng = random.Random(seed)
-    table = [
-        (list(seats), list(places)) for seats, places in zip(games.seats, games.places, strict=True)
-    ]
-    by_set: dict[int, list[int]] = {}
-    for i, s in enumerate(games["set"]):
-        by_set.setdefault(int(s), []).append(i)
-    set_rows = list(by_set.values())
-    mus, sigmas = zip(*(_fit(table, agents, rng) for _ in range(ORDERS)), strict=True)
-    mu = np.mean(mus, axis=0)
-    sigma = np.mean(sigmas, axis=0)
-    boot = np.empty((BOOTSTRAP, len(agents)))
-    for b in range(BOOTSTRAP):
-        picked = [i for _ in set_rows for i in set_rows[rng.randrange(len(set_rows))]]
-        boot[b] = _fit([table[i] for i in picked], agents, rng)[0]
+    table, mu, sigma, boot = _fit_with_bootstrap(games, agents, seed)
     low, high = np.percentile(boot, [2.5, 97.5], axis=0)
     rows = []
     for j, agent in enumerate(agents):
@@ -185,6 +171,70 @@ def fit_ratings(games: pd.DataFrame, agents: Sequence[str], seed: int) -> pd.Dat
             }
         )
     return pd.DataFrame(rows).sort_values("rating", ascending=False, ignore_index=True)
+
+
+def head_to_head(games: pd.DataFrame, agents: Sequence[str], seed: int) -> pd.DataFrame:
+    """Per pair of agents (a, b) that met, in the order of ``agents``: the games they played
+    together; the share of them in which a finished ahead of b (a shared place counts half),
+    with its 95% Wilson interval over the effective number of games (rotation sets as
+    clusters); and the rating difference a - b with its 95% percentile interval over the
+    bootstrap resamples of :func:`fit_ratings` (the difference within each resample, so the
+    interval allows for two ratings fitted to the same games moving together). ``games`` as
+    for :func:`fit_ratings`; the same ``seed`` gives the same ratings."""
+    from ludolab.research.metrics.core import effective_sample_size, wilson_interval
+
+    table, mu, _, boot = _fit_with_bootstrap(games, agents, seed)
+    sets = np.array([int(s) for s in games["set"]])
+    rows = []
+    for (i, a), (j, b) in itertools.combinations(enumerate(agents), 2):
+        ahead, clusters = [], []
+        for (seats, places), s in zip(table, sets, strict=True):
+            if a in seats and b in seats:
+                pa, pb = places[seats.index(a)], places[seats.index(b)]
+                ahead.append(1.0 if pa < pb else 0.5 if pa == pb else 0.0)
+                clusters.append(s)
+        if not ahead:
+            continue
+        share = float(np.mean(ahead))
+        n_eff = effective_sample_size(np.array(ahead), np.array(clusters))
+        lo, hi = wilson_interval(share * n_eff, n_eff)
+        d_low, d_high = np.percentile(boot[:, i] - boot[:, j], [2.5, 97.5])
+        rows.append(
+            {
+                "a": a,
+                "b": b,
+                "games": len(ahead),
+                "ahead": share,
+                "ahead_low": lo,
+                "ahead_high": hi,
+                "difference": mu[i] - mu[j],
+                "difference_low": d_low,
+                "difference_high": d_high,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _fit_with_bootstrap(
+    games: pd.DataFrame, agents: Sequence[str], seed: int
+) -> tuple[list[tuple[list[str], list[int]]], np.ndarray, np.ndarray, np.ndarray]:
+    """The games as (seats, places) rows; mu and sigma per agent (means over ``ORDERS`` game
+    orders); mu per agent in each of ``BOOTSTRAP`` resamples of the rotation sets, shape
+    (BOOTSTRAP, agents)."""
+    rng = random.Random(seed)
+    table = [
+        (list(seats), list(places)) for seats, places in zip(games.seats, games.places, strict=True)
+    ]
+    by_set: dict[int, list[int]] = {}
+    for i, s in enumerate(games["set"]):
+        by_set.setdefault(int(s), []).append(i)
+    set_rows = list(by_set.values())
+    mus, sigmas = zip(*(_fit(table, agents, rng) for _ in range(ORDERS)), strict=True)
+    boot = np.empty((BOOTSTRAP, len(agents)))
+    for b in range(BOOTSTRAP):
+        picked = [i for _ in set_rows for i in set_rows[rng.randrange(len(set_rows))]]
+        boot[b] = _fit([table[i] for i in picked], agents, rng)[0]
+    return table, np.mean(mus, axis=0), np.mean(sigmas, axis=0), boot
 
 
 def _fit(
@@ -232,6 +282,29 @@ def ladder_markdown(ratings: pd.DataFrame, title: str, how: str) -> str:
         f"game orders; interval: 95% percentile bootstrap over rotation sets ({BOOTSTRAP} "
         f"resamples). Win rate: Wilson interval over the effective number of independent "
         f"games (the games of a rotation set share a setup); the fair share is {fair:.0%}.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def head_to_head_markdown(pairs: pd.DataFrame) -> str:
+    """:func:`head_to_head` as a Markdown table with a line on how to read it."""
+    lines = [
+        "| a | b | games together | a finished ahead [95%] | rating a - b [95%] |",
+        "|---|---|---:|---|---|",
+    ]
+    for r in pairs.itertuples():
+        lines.append(
+            f"| `{r.a}` | `{r.b}` | {r.games:,} | {r.ahead:.1%} [{r.ahead_low:.1%}, "
+            f"{r.ahead_high:.1%}] | {r.difference:+.1f} [{r.difference_low:+.1f}, "
+            f"{r.difference_high:+.1f}] |"
+        )
+    lines += [
+        "",
+        "Head to head, from the same games: a shared place counts half; Wilson interval over "
+        "the effective number of games; the rating difference's interval is the bootstrap's "
+        "(the difference within each resample). A share whose interval excludes 50% tells "
+        "the two apart at 95%.",
         "",
     ]
     return "\n".join(lines)

@@ -9,9 +9,17 @@ import sys
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from statsmodels.stats.proportion import proportion_confint
 
 from ludolab.envs.agents import AgentSpecError
-from ludolab.research.ladder import _places, fit_ratings, ladder_tasks, lineups, play_ladder_task
+from ludolab.research.ladder import (
+    _places,
+    fit_ratings,
+    head_to_head,
+    ladder_tasks,
+    lineups,
+    play_ladder_task,
+)
 
 
 def test_places_put_winners_first_then_scores_with_ties_shared():
@@ -64,6 +72,28 @@ def test_ratings_order_agents_that_always_finish_in_one_order():
     assert ratings.fair_share.iloc[0] == pytest.approx(1 / 3)
 
 
+def test_head_to_head_tells_apart_an_order_and_not_a_coin_toss():
+    """a always finishes ahead of b; b and c take second place in turn, set by set."""
+    rows = []
+    for s in range(40):
+        second = "b" if s % 2 else "c"
+        order = {"a": 0, second: 1, ({"b", "c"} - {second}).pop(): 2}
+        for k, seats in enumerate((["a", "b", "c"], ["c", "a", "b"], ["b", "c", "a"])):
+            rows.append(
+                {"set": s, "rotation": k, "seats": seats, "places": [order[x] for x in seats]}
+            )
+    pairs = head_to_head(pd.DataFrame(rows), ["a", "b", "c"], seed=0).set_index(["a", "b"])
+    assert list(pairs.index) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert (pairs.games == 120).all()
+    ab, bc = pairs.loc[("a", "b")], pairs.loc[("b", "c")]
+    assert ab.ahead == 1.0 and ab.ahead_low > 0.5 and ab.difference_low > 0
+    assert bc.ahead == 0.5 and bc.ahead_low < 0.5 < bc.ahead_high
+    assert bc.difference_low < 0 < bc.difference_high
+    # the rotation sets are the clusters: 40 of them, each all-or-nothing for b against c,
+    # so the interval is about Wilson's for 20 of 40, not for 60 of 120
+    assert bc.ahead_low == pytest.approx(proportion_confint(20, 40, method="wilson")[0], abs=0.01)
+
+
 def ladder(*args: str, cwd) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "ludolab.research.cli", "ladder", *args],
@@ -80,6 +110,7 @@ def test_the_ladder_command_rates_gallery_agents_and_writes_its_folder(tmp_path)
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in out.iterdir()) == [
         "games.parquet",
+        "head_to_head.csv",
         "ladder.md",
         "ladder.png",
         "ratings.csv",
@@ -90,6 +121,9 @@ def test_the_ladder_command_rates_gallery_agents_and_writes_its_folder(tmp_path)
     games = pq.read_table(out / "games.parquet")
     assert games.num_rows == 12 * 3 * 2
     assert "| `greedy` |" in done.stdout and "95% interval" in (out / "ladder.md").read_text()
+    pairs = pd.read_csv(out / "head_to_head.csv")
+    assert len(pairs) == 3 and (pairs.games == 24).all()
+    assert "| `greedy` | `random` | 24 |" in done.stdout
     # The same command again: refused without --force, the folder untouched; with two
     # workers and --force, the same games.
     again = ladder(*args, "--out", str(out), "-q", cwd=tmp_path)
