@@ -18,11 +18,10 @@ seat cannot see, the development deck and the dice, dealt again as the search ag
 same dice and tie-breaks for every spot; the spot that wins most is placed, the better-ranked
 one on a tie. This is flat Monte Carlo over a few candidates, without a tree; ``mcts`` searches
 every placement with a tree and a larger budget. Strength against three greedy agents:
-``benchmarks/agent_strength.py`` (match ``catan-lookahead-vs-greedy``). The budget: 32
-play-outs of 3 finalists (a win rate from 32 games has a standard error near 8 points, larger
-than the differences between good spots) kept an edge over three greedy agents but lost it at
-a table with two greedy agents and a random one; 128 of 5 kept it there (benchmarks/README.md,
-"The lookahead's budget").
+``benchmarks/agent_strength.py`` (match ``catan-lookahead-vs-greedy``). The budget was 32
+play-outs of 3 finalists until 599ee1c; a win rate from 32 games has a standard error near 8
+points, larger than the differences between good spots. Every comparison run since favours 128
+of 5, though none by more than its own noise (benchmarks/README.md, "The lookahead's budget").
 
 **The main phase** (``main=true``). The agent applies every legal build (settlement, city,
 road), bank trade and year-of-plenty choice to a copy of the game and scores the resulting
