@@ -13,7 +13,9 @@ place; a game cut off at the turn limit is ordered by points); Masters Gallery b
 ``openskill`` package, fitted by passing over the games in a random order; the reported rating
 is the mean over ``ORDERS`` such orders, and its 95% interval is the percentile interval over
 ``BOOTSTRAP`` resamples of the rotation sets (each refitted). Win rates carry Wilson intervals
-over games (statsmodels); an agent's fair share is 1 / players.
+over games (statsmodels); an agent's fair share is 1 / players. Two agents' ratings can be in
+an order that the games cannot vouch for: :func:`head_to_head` says, for each pair, how often
+one finished ahead of the other and how sure the rating difference is.
 """
 
 from __future__ import annotations
