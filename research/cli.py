@@ -1086,6 +1086,7 @@ def _ladder(args: argparse.Namespace) -> int:
     from ludolab.envs.agents import AgentSpecError
     from ludolab.research.experiment.backends import run_local
     from ludolab.research.ladder import (
+        fit_ladder,
         fit_ratings,
         head_to_head,
         head_to_head_markdown,
@@ -1118,9 +1119,11 @@ def _ladder(args: argparse.Namespace) -> int:
             tables[chunk] = table
             shown.update(table.num_rows)
     games = pa.concat_tables([tables[k] for k in sorted(tables)])
-    ratings = fit_ratings(games.to_pandas(), agents, args.seed)
+    frame = games.to_pandas()
+    fit = fit_ladder(frame, agents, args.seed)
+    ratings = fit_ratings(frame, agents, args.seed, fit)
     # Stronger first in each pair: the ratings' order.
-    pairs = head_to_head(games.to_pandas(), list(ratings.agent), args.seed)
+    pairs = head_to_head(frame, list(ratings.agent), args.seed, fit)
     title = f"{TITLES[args.game]} ladder, {players} players"
     source = f"setups from {args.setups}" if args.setups else "a fair setup per rotation set"
     how = (

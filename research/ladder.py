@@ -132,15 +132,19 @@ def _places(scores: Sequence[float], won: Sequence[int]) -> list[int]:
     return [sum(1 for other in keys if other > key) for key in keys]
 
 
-def fit_ratings(games: pd.DataFrame, agents: Sequence[str], seed: int) -> pd.DataFrame:
+def fit_ratings(
+    games: pd.DataFrame, agents: Sequence[str], seed: int, fit: LadderFit | None = None
+) -> pd.DataFrame:
     """Per agent: rating (Plackett-Luce mu, mean over ORDERS game orders), its 95% bootstrap
     interval over rotation sets, openskill's sigma, games, wins, win rate with its 95% Wilson
     interval (over the effective number of independent games: the games of one rotation set
     share a setup and seed, see :func:`ludolab.research.metrics.core.effective_sample_size`),
-    the fair share and the mean place (1 = first). Sorted by rating."""
+    the fair share and the mean place (1 = first). Sorted by rating. ``fit``: the
+    :func:`fit_ladder` of these games, agents and seed, when it is at hand."""
     from ludolab.research.metrics.core import effective_sample_size, wilson_interval
 
-    table, mu, sigma, boot = _fit_with_bootstrap(games, agents, seed)
+    fit = fit or fit_ladder(games, agents, seed)
+    table, mu, sigma, boot = fit.table, fit.mu, fit.sigma, fit.boot
     low, high = np.percentile(boot, [2.5, 97.5], axis=0)
     rows = []
     for j, agent in enumerate(agents):
@@ -175,17 +179,23 @@ def fit_ratings(games: pd.DataFrame, agents: Sequence[str], seed: int) -> pd.Dat
     return pd.DataFrame(rows).sort_values("rating", ascending=False, ignore_index=True)
 
 
-def head_to_head(games: pd.DataFrame, agents: Sequence[str], seed: int) -> pd.DataFrame:
+def head_to_head(
+    games: pd.DataFrame, agents: Sequence[str], seed: int, fit: LadderFit | None = None
+) -> pd.DataFrame:
     """Per pair of agents (a, b) that met, in the order of ``agents``: the games they played
     together; the share of them in which a finished ahead of b (a shared place counts half),
     with its 95% Wilson interval over the effective number of games (rotation sets as
     clusters); and the rating difference a - b with its 95% percentile interval over the
     bootstrap resamples of :func:`fit_ratings` (the difference within each resample, so the
     interval allows for two ratings fitted to the same games moving together). ``games`` as
-    for :func:`fit_ratings`; the same ``seed`` gives the same ratings."""
+    for :func:`fit_ratings`; the same ``seed`` gives the same ratings. ``fit``: the
+    :func:`fit_ladder` of these games and seed (its agents in any order), when it is at hand."""
     from ludolab.research.metrics.core import effective_sample_size, wilson_interval
 
-    table, mu, _, boot = _fit_with_bootstrap(games, agents, seed)
+    fit = fit or fit_ladder(games, agents, seed)
+    table = fit.table
+    column = {a: k for k, a in enumerate(fit.agents)}
+    mu, boot = fit.mu[[column[a] for a in agents]], fit.boot[:, [column[a] for a in agents]]
     sets = np.array([int(s) for s in games["set"]])
     rows = []
     for (i, a), (j, b) in itertools.combinations(enumerate(agents), 2):
@@ -217,12 +227,29 @@ def head_to_head(games: pd.DataFrame, agents: Sequence[str], seed: int) -> pd.Da
     return pd.DataFrame(rows)
 
 
-def _fit_with_bootstrap(
-    games: pd.DataFrame, agents: Sequence[str], seed: int
-) -> tuple[list[tuple[list[str], list[int]]], np.ndarray, np.ndarray, np.ndarray]:
-    """The games as (seats, places) rows; mu and sigma per agent (means over ``ORDERS`` game
-    orders); mu per agent in each of ``BOOTSTRAP`` resamples of the rotation sets, shape
-    (BOOTSTRAP, agents)."""
+@dataclass(frozen=True)
+class LadderFit:
+    """Ratings fitted to a ladder's games, as :func:`fit_ratings` and :func:`head_to_head`
+    read them.
+
+    Attributes:
+        agents: the agents, in the order of the arrays.
+        table: the games as (seats, places) rows.
+        mu, sigma: per agent, means over ``ORDERS`` game orders; shape (agents,).
+        boot: mu per agent in each of ``BOOTSTRAP`` resamples of the rotation sets; shape
+            (BOOTSTRAP, agents).
+    """
+
+    agents: tuple[str, ...]
+    table: list[tuple[list[str], list[int]]]
+    mu: np.ndarray
+    sigma: np.ndarray
+    boot: np.ndarray
+
+
+def fit_ladder(games: pd.DataFrame, agents: Sequence[str], seed: int) -> LadderFit:
+    """Plackett-Luce ratings of ``agents`` from ``games`` (as for :func:`fit_ratings`), with
+    the bootstrap over rotation sets; fit once for both the ratings and the head to head."""
     rng = random.Random(seed)
     table = [
         (list(seats), list(places)) for seats, places in zip(games.seats, games.places, strict=True)
@@ -236,7 +263,7 @@ def _fit_with_bootstrap(
     for b in range(BOOTSTRAP):
         picked = [i for _ in set_rows for i in set_rows[rng.randrange(len(set_rows))]]
         boot[b] = _fit([table[i] for i in picked], agents, rng)[0]
-    return table, np.mean(mus, axis=0), np.mean(sigmas, axis=0), boot
+    return LadderFit(tuple(agents), table, np.mean(mus, axis=0), np.mean(sigmas, axis=0), boot)
 
 
 def _fit(

@@ -384,7 +384,7 @@ def solve_exhibits(
     result = solve(
         model_path(),
         data,
-        time_limit=None if improving else time_limit,
+        time_limit=None if improving is not None else time_limit,
         improving=improving,
         random_seed=random_seed,
         label=f"exhibits, {rules.players} players, {objective}",

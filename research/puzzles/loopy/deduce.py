@@ -53,7 +53,6 @@ class Deduction(Graded):
     loop: frozenset[Edge] | None
 
 
-
 def _edge_name(e: Edge) -> str:
     (r1, c1), (r2, c2) = ends(e)
     return f"the edge from dot ({r1 + 1}, {c1 + 1}) to ({r2 + 1}, {c2 + 1})"

@@ -157,7 +157,6 @@ def overlap(clue: tuple[int, ...], cells: Line) -> Line | None:
     return tuple(out)
 
 
-
 class _Board:
     def __init__(self, rows: Sequence[Sequence[int]], cols: Sequence[Sequence[int]]) -> None:
         self.rows = [tuple(c) for c in rows]

@@ -55,7 +55,6 @@ class Deduction(Graded):
     patches: tuple[Rect, ...] | None
 
 
-
 def _cell(cell: Cell) -> str:
     return f"row {cell[0] + 1}, column {cell[1] + 1}"
 

@@ -53,7 +53,6 @@ class Deduction(Graded):
     tents: tuple[Cell, ...] | None
 
 
-
 class _Board:
     def __init__(
         self,

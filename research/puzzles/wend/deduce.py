@@ -49,7 +49,6 @@ class Deduction(Graded):
     paths: tuple[Path, ...] | None  # sorted, when solved
 
 
-
 class _Board:
     def __init__(self, options: list[Path], lengths: Sequence[int], cells: int,
                  letters: Sequence[Sequence[str]]) -> None:

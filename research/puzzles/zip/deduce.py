@@ -57,7 +57,6 @@ class Deduction(Graded):
     path: tuple[Cell, ...] | None
 
 
-
 def _name(cell: Cell) -> str:
     return f"row {cell[0] + 1}, column {cell[1] + 1}"
 
