@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from test_experiment_run import TINY
+from test_experiment_run import TINY, digest
 
 from ludolab.envs.agents import AgentSpecError
 from ludolab.envs.catan.agents import REGISTRY as CATAN
@@ -140,6 +140,9 @@ def test_the_command_line_plays_an_outside_agent_with_workers(lab, tmp_path):
 
 
 def test_an_experiment_runs_an_outside_agent_with_workers(lab, tmp_path):
+    """``ludolab run --workers 2`` plays the same games as one process (``--workers 1``)."""
+    from ludolab.research.experiment.runner import run_experiment
+
     config = tmp_path / "lab.toml"
     seats = '["labagents:FirstLegal?offset=1", "first", "greedy", "greedy"]'
     config.write_text(
@@ -154,6 +157,8 @@ def test_an_experiment_runs_an_outside_agent_with_workers(lab, tmp_path):
     (run,) = (tmp_path / "results" / "tiny").iterdir()
     played = pq.read_table(run / "games.parquet").column("agents").to_pylist()
     assert any("labagents:FirstLegal?offset=1" in seats and "first" in seats for seats in played)
+    one = run_experiment(config, out=tmp_path / "one", workers=1, analyse=False, quiet=True)
+    assert digest(one.path / "games.parquet") == digest(run / "games.parquet")
     bad = tmp_path / "bad.toml"
     bad.write_text(config.read_text().replace('"first"', '"labagents:Nope"'))
     failed = cli("run", str(bad), "--out", str(tmp_path / "fresh"), cwd=tmp_path)
@@ -185,6 +190,8 @@ def test_dask_workers_import_an_outside_agent_by_name(lab, tmp_path):
         )
     played = pq.read_table(run.path / "games.parquet").column("agents").to_pylist()
     assert any("labagents:FirstLegal?offset=1" in seats for seats in played)
+    one = run_experiment(config, out=tmp_path / "one", workers=1, analyse=False, quiet=True)
+    assert digest(one.path / "games.parquet") == digest(run.path / "games.parquet")
 
 
 # ---------------------------------------------------------------------- the SB3 adapter
