@@ -25,7 +25,7 @@ from ludolab.research.catan.catalog import (
     CountSettings,
     shipped_sets,
 )
-from ludolab.research.cli_types import add_quiet_option, check_fits, seconds, seed
+from ludolab.research.cli_types import add_quiet_option, check_fits, count, seconds, seed
 
 if TYPE_CHECKING:  # the game modules load inside the commands that use them
     from ludolab.envs.gallery.cards import SymbolsTable
@@ -346,6 +346,19 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         help="player 1's highest score, largest winning margin, or lowest winning score",
     )
     exh.add_argument("--time-limit", type=seconds, default=60.0, help="seconds (default 60)")
+    exh.add_argument(
+        "--improving",
+        type=count,
+        help="stop Gecode's search after this many improving answers, not at the time limit "
+        "(with --solver mip: for the first answer HiGHS must beat): the same answer on any "
+        "machine",
+    )
+    exh.add_argument(
+        "--nodes",
+        type=count,
+        help="--solver mip: stop HiGHS after this many branch-and-bound nodes (the time limit "
+        "still applies): with --improving, the same answer on any machine",
+    )
     exh.add_argument(
         "--open-model",
         action="store_true",
@@ -1229,6 +1242,8 @@ def _exhibits(args: argparse.Namespace) -> int:
         raise SimulationError(f"--time-limit must be positive, got {args.time_limit}")
     if args.complete and args.solver != "gecode":
         raise SimulationError("--complete is a Gecode search: give it with --solver gecode")
+    if args.nodes is not None and args.solver != "mip":
+        raise SimulationError("--nodes counts HiGHS' branch and bound: give it with --solver mip")
     players = args.players
     symbols = _read_symbols(args.symbols)
     rules = ExhibitRules.open_model(players) if args.open_model else ExhibitRules(players)
@@ -1245,7 +1260,12 @@ def _exhibits(args: argparse.Namespace) -> int:
     from ludolab.research.progress import Status
 
     how = "HiGHS, branch and bound" if args.solver == "mip" else "Gecode"
-    what = f"searching for the best exhibits ({how}, time limit {args.time_limit:g} s)"
+    stops = [f"time limit {args.time_limit:g} s"]
+    if args.improving is not None:
+        stops.append(f"{args.improving} improving answers")
+    if args.nodes is not None:
+        stops.append(f"{args.nodes} nodes")
+    what = f"searching for the best exhibits ({how}, {', '.join(stops)})"
     with Status(what, quiet=args.quiet):
         solution = solve_exhibits(
             players,
@@ -1255,6 +1275,8 @@ def _exhibits(args: argparse.Namespace) -> int:
             solver=args.solver,
             search="complete" if args.complete else "lns",
             random_seed=args.seed,
+            improving=args.improving,
+            nodes=args.nodes,
         )
     print(solution.describe())
     found = f"best found {solution.objective_value} in {solution.elapsed:.1f} s"

@@ -18,6 +18,17 @@ def seed(text: str) -> int:
     return value
 
 
+def count(text: str) -> int:
+    """A count of things a search may do (answers, nodes): an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+    return value
+
+
 def seconds(text: str) -> float:
     """A time limit: a finite number of seconds > 0."""
     try:

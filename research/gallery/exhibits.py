@@ -343,6 +343,7 @@ def solve_exhibits(
     min_score: int = 0,
     random_seed: int | None = None,
     improving: int | None = None,
+    nodes: int | None = None,
 ) -> ExhibitSolution:
     """Ask the exhibit model one question; the best exhibits found within ``time_limit``.
 
@@ -352,15 +353,18 @@ def solve_exhibits(
     ``search="lns"`` (large neighbourhood search with restarts, seeded by ``random_seed``)
     finds good exhibits fast but proves nothing; ``search="complete"`` can prove optimality on
     small or tightly bounded questions. ``improving``: Gecode stops after this many improving
-    answers instead of at ``time_limit`` (with the MIP solver: the first answer it is given;
-    ``time_limit`` still bounds HiGHS), so that Gecode's answer does not depend on the
-    machine's speed. Raises
+    answers instead of at ``time_limit`` (with the MIP solver: the first answer it is given);
+    ``nodes``: HiGHS stops after this many branch-and-bound nodes (``time_limit`` still bounds
+    it; give ``time_limit=None`` for a search that ends on the counts alone). Counts make the
+    answer the same on any machine, whatever its speed or load. Raises
     `ludolab.research.solve.UnknownResult` when no exhibit was found in time,
     `ludolab.research.solve.Unsatisfiable` when none exists.
     """
     rules = rules or ExhibitRules(players=players)
     if solver not in SOLVERS:
         raise ValueError(f"solver must be one of {', '.join(SOLVERS)}; got {solver!r}")
+    if nodes is not None and nodes < 1:
+        raise ValueError(f"nodes must be at least 1, got {nodes}")
     if solver == "mip":
         return _solve_mip(
             rules,
@@ -370,7 +374,10 @@ def solve_exhibits(
             first_player=first_player,
             min_score=min_score,
             improving=improving,
+            nodes=nodes,
         )
+    if nodes is not None:
+        raise ValueError("nodes counts HiGHS' branch and bound: give it with solver='mip'")
     data = model_data(
         rules,
         objective,
@@ -419,15 +426,19 @@ def _solve_mip(
     first_player: int | None,
     min_score: int,
     improving: int | None = None,
+    nodes: int | None = None,
 ) -> ExhibitSolution:
     """Gecode's LNS for a first answer (its share of the time, or its ``improving`` answers),
-    then HiGHS for a better one or the proof that there is none; the bound holds for every
-    answer."""
+    then HiGHS (for the time left, or ``nodes`` nodes) for a better one or the proof that there
+    is none; the bound holds for every answer."""
     from ludolab.research.gallery.exhibits_mip import solve_mip
     from ludolab.research.solve import UnknownResult, Unsatisfiable
 
     start = time.perf_counter()
-    lns_time = LNS_SECONDS if time_limit is None else min(LNS_SECONDS, LNS_SHARE * time_limit)
+    if time_limit is not None:
+        lns_time: float | None = min(LNS_SECONDS, LNS_SHARE * time_limit)
+    else:  # with no time limit the count alone ends the search, else Gecode gets its default
+        lns_time = None if improving is not None else LNS_SECONDS
     options = dict(shared_win=shared_win, first_player=first_player, min_score=min_score)
     try:
         first = solve_exhibits(
@@ -449,6 +460,7 @@ def _solve_mip(
         data,
         better_than=None if first is None else first.objective_value,
         time_limit=left,
+        max_nodes=nodes,
     )
     elapsed = time.perf_counter() - start
     maximise = objective != "min-winning-score"

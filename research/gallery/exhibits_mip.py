@@ -132,6 +132,7 @@ class Programme:
         maximise: bool,
         time_limit: float | None,
         max_solutions: int | None = None,
+        max_nodes: int | None = None,
     ) -> Solved:
         """HiGHS on the programme (its own Python interface, which reports the bound also
         when it stops before finding a solution)."""
@@ -167,6 +168,8 @@ class Programme:
             h.setOptionValue("time_limit", float(time_limit))
         if max_solutions is not None:  # stop after so many improving solutions
             h.setOptionValue("mip_max_improving_sols", int(max_solutions))
+        if max_nodes is not None:  # stop after so many branch-and-bound nodes
+            h.setOptionValue("mip_max_nodes", int(max_nodes))
         h.passModel(lp)
         h.run()
         status = h.getModelStatus()
@@ -220,6 +223,7 @@ def solve_mip(
     fixed: Mapping[str, Any] | None = None,
     time_limit: float | None = 60.0,
     max_solutions: int | None = None,
+    max_nodes: int | None = None,
 ) -> MipAnswer:
     """The exhibit model's question as a MIP, solved by HiGHS within ``time_limit`` seconds.
 
@@ -235,8 +239,9 @@ def solve_mip(
     every answer. ``fixed``: decisions given in the MiniZinc model's names and shapes (``x``,
     ``dr``, ``db``, ``aw``, ``ex``, ``awd``, ``T``; ``fp``, ``cl``, ``ca`` 1-based; None
     leaves one free), to check an answer found another way against this formulation.
-    ``max_solutions``: stop after that many improving solutions (a search that ends the same
-    way on any machine, unlike a time limit)."""
+    ``max_solutions``: stop after that many improving solutions; ``max_nodes``: after that many
+    branch-and-bound nodes (either is a search that ends the same way on any machine, unlike a
+    time limit; HiGHS' MIP search is deterministic)."""
     P, R, A = int(data["P"]), N_ROUNDS, N_ARTISTS
     deal = [int(k) for k in data["deal"]]
     extra = [bool(e) for e in data["extra"]]
@@ -469,7 +474,13 @@ def solve_mip(
                     m.eq(variable, int(v))
 
     start = time.perf_counter()
-    res = m.solve(goal, maximise=maximise, time_limit=time_limit, max_solutions=max_solutions)
+    res = m.solve(
+        goal,
+        maximise=maximise,
+        time_limit=time_limit,
+        max_solutions=max_solutions,
+        max_nodes=max_nodes,
+    )
     elapsed = time.perf_counter() - start
     value = None if res.value is None else round(res.value)
     optimal = res.optimal and value is not None
