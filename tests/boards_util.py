@@ -229,8 +229,9 @@ def solver_boards(
     return terrain, numbers, harbors
 
 
-def _fzn_run(fzn: str, flags: list[str], timeout: float = 20.0) -> list[dict]:
-    """Solutions of one fzn-gecode run. The timeout is a safety net only (see GENERATOR)."""
+def _fzn_run(fzn: str, flags: list[str], timeout: float = 300.0) -> list[dict]:
+    """Solutions of one fzn-gecode run, which a failure count ends (a run takes well under a
+    second). The timeout is a guard against a hang only."""
     cmd = [str(find_toolchain().fzn_gecode), *flags, "-"]
     proc = subprocess.run(cmd, input=fzn, capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, proc.stderr

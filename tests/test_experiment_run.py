@@ -296,11 +296,24 @@ def _start(cfg: Path, out: Path, workers: int) -> subprocess.Popen:
 
 
 def _wait_for_chunks(chunks: Path, proc: subprocess.Popen, n: int = 3) -> None:
-    deadline = time.monotonic() + 120
+    """Until the runner has saved ``n`` chunks (a runner that hangs is stopped by the suite's
+    per-test timeout, not by a clock here)."""
     while len(list(chunks.glob("chunk-*.parquet"))) < n:
         assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < deadline
         time.sleep(0.01)
+
+
+def _wait_until_gone(pids: list[int]) -> None:
+    """Until none of ``pids`` is running (workers follow their killed parent, in their time)."""
+    while any(Path(f"/proc/{pid}").exists() and not _zombie(pid) for pid in pids):
+        time.sleep(0.01)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False
 
 
 def _worker_pids(pid: int) -> list[int]:
@@ -325,13 +338,14 @@ def test_interrupted_run_resumes_to_the_same_games(longer, tmp_path, how):
     run = tmp_path / "tiny" / "r"
     try:
         _wait_for_chunks(run / "chunks", proc)
+        workers = _worker_pids(proc.pid)
         if how == "ctrl-c":
             proc.send_signal(signal.SIGINT)
         elif how == "kill-worker":
-            os.kill(_worker_pids(proc.pid)[0], signal.SIGKILL)
+            os.kill(workers[0], signal.SIGKILL)
         else:
             proc.kill()
-        _, err = proc.communicate(timeout=120)
+        _, err = proc.communicate()
     finally:
         if proc.poll() is None:  # a failed step above: leave no runner behind
             proc.kill()
@@ -346,7 +360,7 @@ def test_interrupted_run_resumes_to_the_same_games(longer, tmp_path, how):
         assert proc.returncode == 2 and died, (proc.returncode, err)
     else:
         assert proc.returncode == -signal.SIGKILL
-        time.sleep(0.5)  # the workers follow their killed parent
+        _wait_until_gone(workers)  # the workers follow their killed parent
     resumed = run_experiment(cfg, out=tmp_path, resume=True, analyse=False, quiet=True)
     assert resumed.path == run and resumed.played == 800 - 10 * saved
     assert digest(run / "games.parquet") == reference
