@@ -49,11 +49,13 @@ def _compiled_in_setup(package: str) -> list[str]:
     raise AssertionError("setup.py has no COMPILED table")
 
 
-# Lineups x options: every agent, 2-4 seats, and the options that take other code paths.
+# Lineups x options: every agent, 2-4 seats, and the options that take other code paths. The
+# lookahead's play-off is small here (its default, 128 play-outs of 5 spots, costs about 20 s
+# for four games on both sides); the slow test plays it at its default.
 GAMES = [
     (["random"] * 4, {}),
     (["greedy"] * 4, {}),
-    (["greedy", "random", "lookahead", "greedy:robber=production"], {}),
+    (["greedy", "random", "lookahead:playouts=8,finalists=2", "greedy:robber=production"], {}),
     (["greedy"] * 3, {"friendly_robber": True, "discard_limit": 9}),
     (["random", "greedy"], {"vp_to_win": 8, "cut_holder_keeps_ties": False}),
     (["random"] * 3, {"trade_offers_per_turn": 0, "turn_limit": 60}),
@@ -80,8 +82,8 @@ def play_plan(plan: list) -> list[dict]:
     return json.loads(json.dumps(records))
 
 
-def _plan() -> list[tuple[list[str], dict, int]]:
-    return [(specs, opts, seed) for specs, opts in GAMES for seed in SEEDS]
+def _plan(games: list[tuple[list[str], dict]] = GAMES) -> list[tuple[list[str], dict, int]]:
+    return [(specs, opts, seed) for specs, opts in games for seed in SEEDS]
 
 
 @pytest.mark.parametrize("package", [ludolab.envs, ludolab.research])
@@ -103,9 +105,17 @@ def test_the_hot_modules_run_compiled(package) -> None:
 def test_compiled_and_source_play_the_same_games() -> None:
     """The Python source (in a subprocess with LUDOLAB_PURE_PYTHON=1) and what runs here play
     every game move for move the same: same records, action counts and traces."""
+    _check_same_games(_plan())
+
+
+@pytest.mark.slow
+def test_compiled_and_source_play_the_same_games_with_the_default_lookahead() -> None:
+    _check_same_games(_plan([(["greedy", "random", "lookahead", "greedy"], {})]))
+
+
+def _check_same_games(plan: list[tuple[list[str], dict, int]]) -> None:
     if RUNNING_SOURCE or not ludolab.envs.COMPILED.compiled:
         pytest.skip("nothing is compiled: both sides would be the source")
-    plan = _plan()
     done = subprocess.run(
         [sys.executable, "-c", PLAY_SCRIPT, str(Path(__file__).parent), json.dumps(plan)],
         capture_output=True,

@@ -23,13 +23,15 @@ grids = st.integers(2, 4).flatmap(
 
 
 def brute_force(rows, cols):
-    n, m = len(rows), len(cols)
-    out = []
-    for bits in itertools.product((0, 1), repeat=n * m):
-        grid = [list(bits[r * m : (r + 1) * m]) for r in range(n)]
-        if not solution_problems(rows, cols, grid):
-            out.append(grid)
-    return out
+    """Every grid the rules checker accepts: of all 2^m lines, those that fit each row's clue,
+    then every combination of them (the grids that break a row clue could not pass)."""
+    lines = list(itertools.product((0, 1), repeat=len(cols)))
+    fitting = [[list(line) for line in lines if runs(line) == list(clue)] for clue in rows]
+    return [
+        list(grid)
+        for grid in itertools.product(*fitting)
+        if not solution_problems(rows, cols, list(grid))
+    ]
 
 
 @settings(max_examples=60, deadline=None)
@@ -87,6 +89,19 @@ def test_deductions_finish_generated_puzzles_without_contradicting_them():
             assert all(p.grid[r][c] == 1 for r, c in step.shade)
             assert all(p.grid[r][c] == 0 for r, c in step.blank)
         assert solutions(p.rows, p.cols, limit=2) == [list(map(list, p.grid))]
+
+
+def test_the_checker_names_each_broken_row_and_column():
+    rows, cols = clues_of([[1, 0], [0, 1]])
+    assert solution_problems(rows, cols, [[1, 0], [0, 1]]) == []
+    assert solution_problems(rows, cols, [[1, 1], [0, 0]]) == [
+        "row 0 has blocks [2], its clue says [1]",
+        "row 1 has blocks [], its clue says [1]",
+    ]
+    assert solution_problems(rows, cols, [[1, 1], [1, 0]]) == [
+        "row 0 has blocks [2], its clue says [1]",
+        "column 0 has blocks [2], its clue says [1]",
+    ]
 
 
 def test_a_picture_with_two_solutions_is_not_finished():

@@ -311,7 +311,9 @@ def test_check_uniformity_passes_the_sampler_and_catches_the_solver():
     cset = load_constraint_set("seed-2019-tiles")
     uniform = check_uniformity(cset, "uniform", 4800, 1)
     assert uniform.p_value > 1e-3 and uniform.space == 96
-    solver = check_uniformity(cset, "solver", 4800, 1)
+    # The solver's search order is far from uniform: 480 draws (the test's minimum of 5 per
+    # board; each draw is a Gecode run) give chi-square about 2,200 on 95 degrees of freedom.
+    solver = check_uniformity(cset, "solver", 480, 1)
     assert solver.p_value < 1e-6
 
 

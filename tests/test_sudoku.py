@@ -451,6 +451,15 @@ def test_classify_max_level_and_errors():
     assert propagate_grid(parse_grid("12345678." + "." * 8 + "9" + "." * 63), 9, "val") is None
 
 
+def test_bounds_pruning_that_fixes_two_cells_to_one_value_fails():
+    # Cells 0 and 1 hold {1, 2} between them (a Hall interval), so cells 2 and 3 both drop to
+    # {3}: the values check that follows the pruning must see the clash.
+    assert prop._bnd_unit([0b11, 0b11, 0b101, 0b101], (0, 1, 2, 3)) is None
+    doms = [0b11, 0b11, 0b101, 0b1001]
+    assert prop._bnd_unit(doms, (0, 1, 2, 3)) == [2, 3]
+    assert doms[2:] == [0b100, 0b1000]
+
+
 # ------------------------------------------------------------------------------ symmetrify
 
 
