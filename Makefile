@@ -9,18 +9,27 @@ BIN := $(VENV)/bin
 PURE_PYTHON := $(filter-out 0,$(LUDOLAB_PURE_PYTHON))
 STAMP := $(VENV)/.installed$(if $(PURE_PYTHON),-pure-python)
 
-.PHONY: demo test test-all docs setup minizinc compiler browser words lint bench bench-catan bench-pipeline clean
+.PHONY: demo test test-all coverage docs setup minizinc compiler browser words lint bench bench-catan bench-pipeline clean
 
 # The quickstart experiment end to end: boards, games, statistics, figures, report.
 WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
 demo: setup
 	$(BIN)/ludolab run experiments/quickstart.toml --workers $(WORKERS)
 
+# The suite in one process per core (pytest-xdist); each test module stays in one process, so
+# that its expensive fixtures (a constraint batch, a browser, a small run) are built once.
+PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadfile
+
 test: setup
-	$(BIN)/python -m pytest -q
+	$(PYTEST)
 
 test-all: setup
-	$(BIN)/python -m pytest -q -m "slow or not slow"
+	$(PYTEST) -m "slow or not slow"
+
+# Lines of envs/, research/ and ludolab/ the default suite runs (in its own processes; the
+# compiled modules and subprocesses are not traced): a table, and build/coverage.json.
+coverage: setup
+	$(PYTEST) --cov --cov-report=term --cov-report=json:build/coverage.json
 
 # The API reference from the docstrings (pdoc), warnings as errors: build/docs/index.html.
 docs: setup
