@@ -29,6 +29,7 @@ from ludolab.research.cli_types import add_quiet_option, check_fits, count, seco
 
 if TYPE_CHECKING:  # the game modules load inside the commands that use them
     from ludolab.envs.gallery.cards import SymbolsTable
+    from ludolab.research.plots.style import FigureStyle
 
 
 class SimulationError(ValueError):
@@ -539,8 +540,9 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
     plan = sub.add_parser(
         "plan",
-        help="before a run: games, estimated time from a short pilot, and what the design can "
-        "detect (minimum detectable difference per metric; setups needed for declared margins)",
+        help="before a run: games, estimated time from short pilots, what the design can "
+        "detect (minimum detectable difference per metric) and the setups per condition to "
+        "play (for the declared margins, else for Cohen's d = 0.5 on setup means)",
     )
     plan.add_argument("config", help="experiment config (.toml)")
     plan.add_argument("--workers", type=int, default=1, help="workers the run will use")
@@ -548,6 +550,13 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "--pilot-setups", type=int, default=20, help="setups per condition in the pilot (20)"
     )
     plan.add_argument("--pilot-games", type=int, default=4, help="games per setup in the pilot (4)")
+    plan.add_argument(
+        "--pilot-seeds",
+        default="3",
+        metavar="N",
+        help="pilots to play, each with its own seed derived from the config's seed (change "
+        "that with --set seed=N); the plan recommends the most setups any of them needs (3)",
+    )
     plan.add_argument(
         "--set",
         action="append",
@@ -571,6 +580,13 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         cmd.add_argument(
             "run_dir", metavar="RUN", help="a run folder, e.g. results/quickstart/<run-id>"
         )
+        if name != "compare":
+            cmd.add_argument(
+                "--style",
+                metavar="NAME",
+                help="the figures' style: paper (3.3 / 7 in columns) or screen; default: the "
+                "config's [report] style, else paper",
+            )
         add_quiet_option(cmd)
         cmd.set_defaults(run=func)
 
@@ -718,13 +734,28 @@ def _run(args: argparse.Namespace) -> int:
 
 def _plan(args: argparse.Namespace) -> int:
     from ludolab.research.experiment.config import ConfigError
+    from ludolab.research.experiment.plan import plan_experiment, plan_text
 
     for name in ("workers", "pilot_setups", "pilot_games"):
         if getattr(args, name) < 1:
             raise ConfigError(f"--{name.replace('_', '-')} must be at least 1")
-    return _print_plan(
-        args.config, args.overrides, args.workers, args.pilot_setups, args.pilot_games, args.quiet
+    try:  # checked here, not by argparse, so that the message is one line (no usage first)
+        pilots = count(args.pilot_seeds)
+    except argparse.ArgumentTypeError as exc:
+        raise ConfigError(f"--pilot-seeds: {exc}") from None
+    if not args.quiet:
+        print(f"running {pilots} pilot(s) of {args.config} ...", file=sys.stderr, flush=True)
+    plan = plan_experiment(
+        args.config,
+        overrides=args.overrides,
+        pilot_setups=args.pilot_setups,
+        pilot_games=args.pilot_games,
+        pilot_seeds=pilots,
+        workers=args.workers,
+        quiet=args.quiet,
     )
+    print(plan_text(plan))
+    return 0
 
 
 def _print_plan(
@@ -807,9 +838,10 @@ def _plot(args: argparse.Namespace) -> int:
     from ludolab.research.experiment.figures import plot_run
     from ludolab.research.progress import Status
 
+    style = _figure_style(args.style)
     with Status(f"drawing the figures of {args.run_dir}", quiet=args.quiet):
         data = load_run(args.run_dir)
-        figures = plot_run(data, condition_table(data))
+        figures = plot_run(data, condition_table(data), style)
     for fig in figures:
         print(f"{fig.stem}.pdf / .png: {fig.caption}")
     return 0
@@ -819,10 +851,23 @@ def _report(args: argparse.Namespace) -> int:
     from ludolab.research.experiment.report import analyse_run
     from ludolab.research.progress import Status
 
+    style = _figure_style(args.style)
     with Status(f"analysing {args.run_dir}", quiet=args.quiet):
-        report = analyse_run(args.run_dir)
+        report = analyse_run(args.run_dir, style=style)
     print(f"report: {report}")
     return 0
+
+
+def _figure_style(name: str | None) -> FigureStyle | None:
+    """The style ``--style`` names (None: the run's config decides), checked before anything
+    is read or written."""
+    if name is None:
+        return None
+    from ludolab.research.plots.style import STYLES
+
+    if name not in STYLES:
+        raise SimulationError(f"--style: expected one of {', '.join(STYLES)}, got {name!r}")
+    return STYLES[name]
 
 
 def _magic_square(args: argparse.Namespace) -> int:

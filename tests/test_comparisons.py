@@ -3,6 +3,7 @@ finding, while per-metric corrections (the old way) report one in about a third 
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import numpy as np
@@ -163,3 +164,44 @@ def test_repeated_setups_are_one_unit() -> None:
         "distinct ones, each one unit"
     ]
     assert distinct_setups([a, b], "boards", notes) == [a, b] and len(notes) == 1
+
+
+def _analysis(data: RunData) -> analysis.Analysis:
+    """An :class:`~ludolab.research.experiment.analysis.Analysis` with the pairwise table
+    only: what the Findings and the terminal summary read."""
+    _, table = compare(data)
+    empty = pd.DataFrame()
+    return analysis.Analysis(data, empty, empty, table, empty, [], empty)
+
+
+def test_too_few_setups_are_not_testable_and_name_no_mde(no_mixed_model: None) -> None:
+    from ludolab.research.experiment.report import _findings
+
+    # 4 paired boards: Wilcoxon's smallest p is 2 / 2^4 = 0.125, far above alpha / 16.
+    result = _analysis(null_run(np.random.default_rng(4), boards=4))
+    table = result.pairwise
+    expected = "not testable at this size (smallest possible p = 0.125, level alpha / m = 0.00313)"
+    assert (table["verdict"] == expected).all()
+    assert table["mde"].isna().all() and not table["significant"].any()
+    csv = pd.read_csv(io.StringIO(table.to_csv(index=False)))
+    assert "mde" in csv.columns and csv["mde"].isna().all()  # the column stays, empty
+    findings = " ".join(_findings(result))
+    assert findings.count("not testable at this size (smallest possible p = 0.125") == 2
+    # 2 / 2^10 = 0.002 is the first below 0.05 / 16 = 0.0031 (2 / 2^9 = 0.0039 is not)
+    assert "at least 10 setups per condition are needed" in findings
+    assert "MDE" not in findings and "Differences the design detects" not in findings
+    assert "not testable at this size" in analysis.summary_lines(result)[0]
+
+
+def test_enough_setups_give_not_detected_with_the_mde(no_mixed_model: None) -> None:
+    from ludolab.research.experiment.report import _findings
+
+    # 12 paired boards: 2 / 2^12 = 0.00049 < 0.05 / 16, so a finding was possible.
+    result = _analysis(null_run(np.random.default_rng(4), boards=12))
+    quiet = result.pairwise[~result.pairwise["significant"]]
+    assert len(quiet) and quiet["verdict"].str.match(r"not detected \(MDE \d").all()
+    assert np.isfinite(quiet["mde"]).all()
+    assert not result.pairwise["verdict"].str.contains("not testable").any()
+    findings = " ".join(_findings(result))
+    assert "Differences the design detects with 80% power" in findings
+    assert "not testable" not in findings

@@ -7,9 +7,11 @@ import json
 import shutil
 import tomllib
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 
 from ludolab.envs.catan.engine import GameOptions
@@ -155,6 +157,13 @@ def set_in(path: list[Any], value: Any) -> Any:
 
 ERRORS = [
     # (data, mutation, key named, a fragment of the allowed values / reason)
+    (CATAN, set_in(["report"], {"style": "poster"}), "report.style",
+     "expected one of paper, screen, got 'poster'"),
+    (CATAN, set_in(["report"], {"font_scale": "big"}), "report.font_scale",
+     "expected a number > 0, got 'big'"),
+    (CATAN, set_in(["report"], {"one_column": 0}), "report.one_column", "a number > 0, got 0"),
+    (CATAN, set_in(["report"], {"width": 3}), "report.width", "allowed: style, one_column"),
+    (CATAN, set_in(["report"], "paper"), "report", "expected a table ([report])"),
     (CATAN, set_in(["game"], "chess"), "game", "'chess' is not one of catan, gallery"),
     (CATAN, lambda d: d.pop("game"), "game", "missing; give one of catan, gallery"),
     (
@@ -842,3 +851,20 @@ def test_a_gallery_symbols_table_by_artist_name() -> None:
     config = parse_experiment(data, "exp.toml")
     table = config.conditions[0].options.symbols
     assert table[1] == (3, 0, 2, 0, 0) and table[4] == (0, 4, 0, 0, 0) and table[0] == (0,) * 5
+
+
+def test_the_report_style_is_read_resolved_and_drawn(tmp_path: Path) -> None:
+    from ludolab.research.plots.figures import length_distributions
+    from ludolab.research.plots.style import STYLES, figure_style
+
+    data = copy.deepcopy(CATAN)
+    data["report"] = {"style": "screen", "one_column": 4.5}
+    config = parse(data)
+    assert config.report == replace(STYLES["screen"], one_column=4.5)
+    assert resolved_dict(config)["report"]["one_column"] == 4.5
+    assert parse(CATAN).report == STYLES["paper"]  # the default
+    games = pd.DataFrame({"condition": ["a", "a", "b", "b"], "turns": [60, 70, 65, 80]})
+    with figure_style(config.report):
+        wide = length_distributions(games)
+    assert wide.get_size_inches()[0] == 4.5
+    assert length_distributions(games).get_size_inches()[0] == 3.3  # paper again after

@@ -11,11 +11,19 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from importlib import metadata
 from pathlib import Path
 
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from latex_tables import (
+    check_comparison_table,
+    check_trend_table,
+    column_count,
+    parse_tabular,
+    width,
+)
 
 from ludolab.envs.catan.board import iter_boards
 from ludolab.research.cli import main
@@ -23,6 +31,8 @@ from ludolab.research.experiment import config_hash, load_experiment, plan_games
 from ludolab.research.experiment.analysis import _orient, analyse, load_run
 from ludolab.research.experiment.runner import run_experiment
 from ludolab.research.experiment.store import RunError
+from ludolab.research.metrics.registry import game_unit
+from ludolab.research.stats.report import escape_latex
 
 TINY = """
 name = "tiny"
@@ -85,6 +95,15 @@ metrics = ["turns", "score_spread"]
 """
 
 
+def test_ludolab_run_names_its_report_once(tmp_path, capsys):
+    cfg = write_config(tmp_path / "tiny.toml")
+    assert main(["run", str(cfg), "--out", str(tmp_path / "results"), "--run-id", "r"]) == 0
+    out, err = capsys.readouterr()
+    report = tmp_path / "results" / "tiny" / "r" / "report.md"
+    assert out.count("report:") + err.count("report:") == 1
+    assert f"report: {report} (and report.html)" in out
+
+
 def write_config(path: Path, boards: int = 2, games: int = 3, chunk: int = 7) -> Path:
     path.write_text(TINY.format(boards=boards, games=games, chunk=chunk))
     return path
@@ -121,6 +140,10 @@ def test_run_folder_holds_everything(small):
         "comparisons.md",
         "comparisons.csv",
         "comparisons.tex",
+        "tables/comparisons-turns.tex",
+        "tables/comparisons-turns.csv",
+        "tables/comparisons-sevens.tex",
+        "tables/comparisons-sevens.csv",
         "omnibus.csv",
         "regression.csv",
         "metrics/per_game.parquet",
@@ -175,6 +198,7 @@ def test_report_answers_with_tables_and_embedded_figures(small):
         "difference [95% CI]",
         "Sensitivity: a linear mixed model",
         "Seats, tested over setups",
+        f"to cite: ludolab {metadata.version('ludolab')}, git commit ",
     ):
         assert text in md
     figures = list((result.path / "figures").glob("*.png"))
@@ -200,6 +224,44 @@ def test_comparisons_are_oriented_against_the_baseline(small):
     assert row["median1"] == pytest.approx(board_means["random"].median())
     assert row["median2"] == pytest.approx(board_means["official"].median())
     assert set(table["metric"]) == {"turns", "score_spread", "lead_change", "sevens"}
+
+
+def test_journal_tables_fit_a_page_and_hold_the_csvs_numbers(small):
+    _, result = small
+    full = pd.read_csv(result.path / "comparisons.csv")
+    index = (result.path / "comparisons.tex").read_text()
+    metrics = list(dict.fromkeys(full["metric"]))
+    assert metrics == ["turns", "score_spread", "lead_change", "sevens"]
+    for metric in metrics:
+        tex = (result.path / "tables" / f"comparisons-{metric}.tex").read_text()
+        rows = pd.read_csv(result.path / "tables" / f"comparisons-{metric}.csv")
+        table = parse_tabular(tex)
+        assert column_count(table.spec) <= 8
+        assert all(width(row) == column_count(table.spec) for row in table.header + table.body)
+        unit = escape_latex(f"{metric} ({game_unit('catan', metric).split(' [')[0]})")
+        assert rf"\multicolumn{{4}}{{c}}{{{unit}}}" in table.header[0]  # over the value columns
+        check_comparison_table(tex, rows, full)
+        assert tex in index  # comparisons.tex holds every table
+    report = (result.path / "report.md").read_text()
+    assert "tables/comparisons-METRIC.tex" in report
+
+
+def test_a_design_too_small_to_test_says_so_without_an_mde(small):
+    _, result = small
+    # 4 paired boards, 8 tests: Wilcoxon's smallest p, 2 / 2^4, is above 0.05 / 8
+    table = pd.read_csv(result.path / "comparisons.csv")
+    assert (
+        table["verdict"]
+        .str.startswith(
+            "not testable at this size (smallest possible p = 0.125, level alpha / m = 0.00625)"
+        )
+        .all()
+    )
+    assert table["mde"].isna().all()
+    report = (result.path / "report.md").read_text()
+    findings = report.split("## Findings")[1].split("## Main table")[0]
+    assert "**greedy**, every comparison (4 tests): not testable at this size" in findings
+    assert "MDE" not in findings and "Differences the design detects" not in findings
 
 
 def test_orient_swaps_every_paired_column():
@@ -670,6 +732,12 @@ metrics = ["turns", "score_spread"]
     report = (result.path / "report.md").read_text()
     assert "**Trends.**" in report and "per unit of vp_to_win" in report
     assert "no finding was possible" in report  # 4 boards: the rank tests cannot reach alpha/m
+    assert "not testable at this size (smallest possible p = 0.125" in report
+    # the trend family has its own journal table, its numbers those of trends.csv
+    tex = (result.path / "tables" / "trends.tex").read_text()
+    assert column_count(parse_tabular(tex).spec) <= 8 and "turns (player turns)" in tex
+    check_trend_table(tex, trends)
+    assert len(pd.read_csv(result.path / "tables" / "trends.csv")) == len(trends)
 
 
 def test_a_sampler_mismatch_is_named_with_its_control(tmp_path):

@@ -16,6 +16,15 @@ MAX_VP = 5 * 1 + 4 * 2 + 2 + 2 + 5
 largest army and the 5 victory-point cards. A higher target can never be reached."""
 
 
+OPTION_UNITS: dict[str, str] = {
+    "vp_to_win": "VP",
+    "discard_limit": "cards",
+    "turn_limit": "player turns",
+    "trade_offers_per_turn": "offers per turn",
+}
+"""What each number option counts, for axis labels and tables (a sweep over a rule option)."""
+
+
 @dataclass(frozen=True)
 class GameOptions:
     """Rule options. The defaults are the official base game.

@@ -124,6 +124,15 @@ LATER_DEALS: dict[int, tuple[int, ...]] = {2: (6, 6, 3), 3: (6, 6, 0), 4: (4, 4,
 _SECOND_DOUBLE, _SECOND_FACE_DOWN = 0, 1
 NEXT_ROUND_STARTS = ("left_of_closer", "closer")
 
+OPTION_UNITS: dict[str, str] = {
+    "end_count": "cards",
+    "hand_size": "cards",
+    "rounds": "rounds",
+    "award_value": "value points",
+    "award_tokens": "tokens",
+}
+"""What each number option counts, for axis labels and tables (a sweep over a rule option)."""
+
 
 @dataclass(frozen=True)
 class GalleryOptions:

@@ -51,6 +51,8 @@ class Param:
     default: Any
     doc: str
     choices: tuple[str, ...] = ()
+    unit: str = ""
+    """What a number parameter counts ("pips", "pairs"), for axis labels and tables."""
 
 
 # ----------------------------------------------------------------------------------------------
@@ -117,6 +119,10 @@ class Constraint:
         """The constraint as rules over positions (see :mod:`ludolab.research.catan.rules`), for the
         samplers that check one board at a time."""
         raise NotImplementedError
+
+    def param_unit(self, name: str) -> str:
+        """What parameter ``name`` counts ("pips"; "" when it is not a count)."""
+        return self.params[name].unit
 
     def describe(self) -> str:
         """``name(param=value, ...)`` with resources, terrains and harbors by name."""
@@ -307,8 +313,8 @@ class EqualResourcePairs(Constraint):
     )
     reads = frozenset({"terrain"})
     params = {
-        "min": Param("int", 0, "at least this many equal neighbouring pairs"),
-        "max": Param("int", 42, "at most this many"),
+        "min": Param("int", 0, "at least this many equal neighbouring pairs", unit="pairs"),
+        "max": Param("int", 42, "at most this many", unit="pairs"),
     }
 
     def check(self, terrain, numbers, harbors):
@@ -483,7 +489,7 @@ class IntersectionCap(Constraint):
             "'pips' (dots on the tokens) or 'numbers' (token values; the desert counts 0)",
             ("pips", "numbers"),
         ),
-        "max": Param("int", 12, "the largest allowed sum (inclusive)"),
+        "max": Param("int", 12, "the largest allowed sum (inclusive)", unit="pips"),
         "scope": Param(
             "choice",
             "all",
@@ -494,6 +500,11 @@ class IntersectionCap(Constraint):
 
     def _weights(self) -> np.ndarray:
         return PIPS_TABLE if self.values["measure"] == "pips" else np.arange(13)
+
+    def param_unit(self, name: str) -> str:
+        if name == "max" and self.values["measure"] == "numbers":
+            return "sum of numbers"
+        return super().param_unit(name)
 
     def _intersections(self) -> np.ndarray:
         g = self.geo
@@ -529,8 +540,8 @@ class ResourcePips(Constraint):
     reads = frozenset({"terrain", "numbers"})
     params = {
         "resources": Param("resource-list", list(RESOURCES), "the resources bounded"),
-        "min": Param("int", 0, "smallest allowed total pips"),
-        "max": Param("int", 58, "largest allowed total pips"),
+        "min": Param("int", 0, "smallest allowed total pips", unit="pips"),
+        "max": Param("int", 58, "largest allowed total pips", unit="pips"),
     }
 
     def check(self, terrain, numbers, harbors):
@@ -632,7 +643,12 @@ class HarborSpacing(Constraint):
             "harbor types kept apart (default: the 3:1 harbors; five 2:1 harbors cannot all "
             "be kept off neighbouring slots of a 9-slot frame)",
         ),
-        "gap": Param("int", 1, "slots between two of them: 1 = not neighbours, 2 = one between"),
+        "gap": Param(
+            "int",
+            1,
+            "slots between two of them: 1 = not neighbours, 2 = one between",
+            unit="hexes",
+        ),
     }
 
     def _validate(self) -> None:
@@ -768,7 +784,9 @@ class SeedMarkerThreshold(Constraint):
         "5x5 array, number sums < threshold, water cells counting 1 and the desert 7."
     )
     reads = frozenset({"numbers"})
-    params = {"threshold": Param("int", 23, "sums must stay strictly below this")}
+    params = {
+        "threshold": Param("int", 23, "sums must stay strictly below this", unit="sum of numbers")
+    }
 
     def check(self, terrain, numbers, harbors):
         tri = self.geo.seed_triangles()

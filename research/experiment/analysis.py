@@ -33,24 +33,27 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import scipy.stats as st
-import statsmodels.api as sm
 
 from ludolab.research.experiment.config import DEFAULT_MIXED_MAX_GAMES
 from ludolab.research.experiment.setups import SETUP_FILES, Setup, read_setups
 from ludolab.research.experiment.store import RunError, open_finished
+from ludolab.research.experiment.tables import journal_tables, write_journal_tables
 from ludolab.research.files import write_parquet, write_text
 from ludolab.research.metrics import condition_metrics, per_game_metrics, with_board_features
-from ludolab.research.stats import omnibus, pairwise, regress, to_csv, to_latex, to_markdown
+from ludolab.research.stats import omnibus, pairwise, regress, to_csv, to_markdown
 from ludolab.research.stats.compare import PAIRWISE_COLUMNS
 from ludolab.research.stats.mixed import MIXED_COLUMNS, mixed_contrasts
 from ludolab.research.stats.multiple import adjust_pvalues
 from ludolab.research.stats.power import (
+    UNTESTABLE,
     balance_null,
     minimum_detectable_difference,
     setups_for_a_finding,
     smallest_p,
+    untestable_verdict,
     variance_components,
 )
+from ludolab.research.stats.trend import linear_trend
 
 # Board features a metric is regressed on (Catan): richness of the best spot, how unevenly
 # pips fall on resources, clumping, hot numbers next to each other, and the seats' start gap.
@@ -290,6 +293,8 @@ def compare(data: RunData) -> tuple[pd.DataFrame, pd.DataFrame]:
     and level ``alpha / m`` (``m`` the family's size: the level of the first Holm or
     Benjamini-Hochberg step), the TOST p-value where a margin is declared, a mixed-effects
     estimate on the games (:func:`ludolab.research.stats.mixed.mixed_contrasts`) and a ``verdict``.
+    Where the rank test's smallest possible p-value is not below ``alpha / m`` (too few setups),
+    the verdict is :func:`untestable_verdict` and the MDE is NaN: no difference is detectable.
 
     The omnibus table (Kruskal-Wallis, or Friedman when paired) has rows only with three or
     more conditions, adjusted over its own rows.
@@ -398,6 +403,8 @@ def _adjust_families(
     pair_df["margin"] = pair_df["metric"].map(margin_of).astype(float)
     for col in ("p_adj", "equivalence_p_adj", "mixed_p_adj", "mde", "family_size"):
         pair_df[col] = np.nan
+    # Rows whose rank test cannot reach the family's level: index -> (smallest p, level).
+    untestable: dict[Any, tuple[float, float]] = {}
     for _, idx in pair_df.groupby("family", sort=False).groups.items():
         rows = pair_df.loc[idx]
         m = int(rows["p"].notna().sum())
@@ -411,6 +418,7 @@ def _adjust_families(
         for i in idx:
             floor = smallest_p(int(pair_df.at[i, "n1"]), int(pair_df.at[i, "n2"]), paired=paired)
             if floor >= level and m:
+                untestable[i] = (floor, level)
                 note = (
                     f"with {pair_df.at[i, 'n1']} setups the rank test's smallest possible p-value "
                     f"is {floor:.2g}, not below alpha / m = {level:.2g}: no finding was possible "
@@ -419,24 +427,30 @@ def _adjust_families(
                 )
                 old_note = pair_df.at[i, "note"]
                 pair_df.at[i, "note"] = f"{old_note}; {note}" if old_note else note
+        # The MDE is a t-test's answer; where the rank test cannot reach the level at all, no
+        # difference is detectable and a finite MDE would promise what the design cannot give.
         pair_df.loc[idx, "mde"] = [
-            minimum_detectable_difference(
+            float("nan")
+            if i in untestable
+            else minimum_detectable_difference(
                 sd, int(n1), int(n2), alpha=level, power=POWER, paired=paired
             )
-            for sd, n1, n2 in zip(rows["sd"], rows["n1"], rows["n2"], strict=True)
+            for i, sd, n1, n2 in zip(idx, rows["sd"], rows["n1"], rows["n2"], strict=True)
         ]
     pair_df["family_size"] = pair_df["family_size"].astype(int)
     pair_df["significant"] = (pair_df["p_adj"] < alpha).astype(bool)
     equivalent = pair_df["equivalence_p_adj"] < alpha
     mixed_sig = pair_df["mixed_p_adj"] < alpha
     verdicts, notes = [], []
-    for (_, r), eq, msig in zip(pair_df.iterrows(), equivalent, mixed_sig, strict=True):
+    for (i, r), eq, msig in zip(pair_df.iterrows(), equivalent, mixed_sig, strict=True):
         if r["significant"]:
             verdict = "higher" if r["effect"] > 0 else "lower"
-        elif eq:
+        elif eq:  # TOST is a t-test: the rank test's floor does not bind it
             verdict = f"equivalent within ±{r['margin']:.3g}"
         elif np.isnan(r["p"]):
             verdict = "not tested"
+        elif i in untestable:
+            verdict = untestable_verdict(*untestable[i])
         else:
             verdict = f"not detected (MDE {r['mde']:.3g})"
         if r["family"] == "exploratory" and r["significant"]:
@@ -522,13 +536,10 @@ def trend_table(data: RunData) -> pd.DataFrame:
 
 def _slope(x: np.ndarray, y: np.ndarray, setup: np.ndarray, paired: bool) -> dict[str, float]:
     nan = float("nan")
-    if len(set(x)) < 2 or np.ptp(y) == 0:
+    # the fit the dose-response figure draws (ludolab.research.stats.trend)
+    fit = linear_trend(x, y, setup if paired else None)
+    if fit is None:
         return {"slope": 0.0 if len(y) else nan, "slope_low": nan, "slope_high": nan, "p": nan}
-    design = sm.add_constant(x)
-    if paired and len(set(setup)) >= 2:
-        fit = sm.OLS(y, design).fit(cov_type="cluster", cov_kwds={"groups": setup})
-    else:
-        fit = sm.OLS(y, design).fit(cov_type="HC3")
     low, high = fit.conf_int(0.05)[1]
     return {
         "slope": float(fit.params[1]),
@@ -729,8 +740,11 @@ def write_tables(result: Analysis) -> list[Path]:
     """Write the metric tables and comparisons into the run folder; return the files.
 
     ``metrics/per_game.parquet`` and ``metrics/conditions.csv``; ``comparisons.md`` (every
-    table), ``comparisons.csv`` (pairwise, full precision), ``comparisons.tex`` (pairwise,
-    booktabs), ``omnibus.csv`` and, for Catan, ``regression.csv``.
+    table), ``comparisons.csv`` (pairwise, full precision), ``omnibus.csv``, ``seats.csv``,
+    ``trends.csv`` (with sweeps) and, for Catan, ``regression.csv``. The journal tables
+    (:mod:`ludolab.research.experiment.tables`): ``tables/comparisons-METRIC.tex`` per tested
+    metric and ``tables/trends.tex`` (with sweeps), each with a ``.csv`` of its rows beside
+    it, and ``comparisons.tex`` holding them all.
     """
     path = result.data.path
     files = []
@@ -750,28 +764,13 @@ def write_tables(result: Analysis) -> list[Path]:
     if len(result.trends):
         write_text(path / "trends.csv", to_csv(result.trends) or "")
         files.append(path / "trends.csv")
-    caption = "Pairwise comparisons" + (
-        f" against {result.data.baseline}" if result.data.baseline else ""
-    )
-    write_text(
-        path / "comparisons.tex",
-        to_latex(
-            result.pairwise[PAIR_COLUMNS],
-            caption=caption,
-            label="tab:comparisons",
-            labels=PAIR_LABELS,
+    files += [path / f for f in ("comparisons.md", "comparisons.csv", "omnibus.csv", "seats.csv")]
+    files += write_journal_tables(
+        journal_tables(
+            result.pairwise, result.trends, result.data.config, paired=result.data.paired
         ),
+        path,
     )
-    files += [
-        path / f
-        for f in (
-            "comparisons.md",
-            "comparisons.csv",
-            "omnibus.csv",
-            "seats.csv",
-            "comparisons.tex",
-        )
-    ]
     if len(result.regression):
         write_text(path / "regression.csv", to_csv(result.regression) or "")
         files.append(path / "regression.csv")
@@ -843,6 +842,13 @@ def summary_lines(result: Analysis, limit: int = 12) -> list[str]:
     """A few lines for the terminal: the confirmed differences, largest first."""
     pw = result.pairwise
     sig = pw[pw["significant"] & (pw["family"] != "exploratory")]
+    untestable = pw["verdict"].str.startswith(UNTESTABLE)
+    if sig.empty and len(pw) and untestable.all():
+        detail = pw["verdict"].iloc[0].removeprefix(UNTESTABLE).strip()
+        return [
+            f"{UNTESTABLE}: none of the {len(pw)} tests could reach its level {detail}; more "
+            "setups per condition are needed (comparisons.md)"
+        ]
     if sig.empty:
         return [
             f"no difference between conditions detected ({len(pw)} tests, corrected as one "

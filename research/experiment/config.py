@@ -50,6 +50,10 @@ spec per seat), the rule options, the master seed, the metrics and the compariso
     margins = { turns = 2.0 }      # optional: smallest difference that matters, metric's unit
     mixed_max_games = 20000        # fit the mixed-model check up to this many games (0: never)
 
+    [report]                       # optional: how the figures are drawn
+    style = "paper"                # paper (3.3 / 7 in columns, the default) | screen
+    one_column = 3.5               # optional: any size of the style, in inches or as a factor
+
 Every value is checked when the file is loaded (:func:`load_experiment`); a
 :class:`ConfigError` names the file, the key and the allowed values, e.g.
 ``exp.toml: key 'conditions[2].sampler': 'solvr' is not one of uniform, rejection, chain,
@@ -141,6 +145,7 @@ from ludolab.research.metrics.registry import (
     GAME_METRICS,
     METRICS,
 )
+from ludolab.research.plots.style import FigureStyle, style_from_table, style_table
 from ludolab.research.simulate import game_seed, game_seeds, seed_of
 from ludolab.research.stats.multiple import CORRECTIONS
 
@@ -286,6 +291,9 @@ class ExperimentConfig:
     question: str = ""
     path: Path | None = field(default=None, compare=False)
     overrides: tuple[str, ...] = field(default=(), compare=False)
+    # How the figures are drawn: an analysis setting, like comparisons (resuming with another
+    # style redraws; the games are the same).
+    report: FigureStyle = field(default_factory=lambda: style_from_table(None), compare=False)
 
     @property
     def setup_kind(self) -> str:
@@ -455,6 +463,7 @@ TOP_KEYS = (
     "comparisons",
     "chunk_size",
     "sweep",
+    "report",
 )
 CONDITION_KEYS = (
     "name",
@@ -639,6 +648,14 @@ def parse_experiment(
     comparisons = _comparisons(
         src, data.get("comparisons", {}), game, players, metrics, [c.name for c in conditions]
     )
+    report = data.get("report", {})
+    if not isinstance(report, dict):
+        raise src.fail("report", f"expected a table ([report]), got {report!r}")
+    try:
+        style = style_from_table(report)
+    except ValueError as exc:
+        at, _, message = str(exc).partition(": ")  # "report.style: expected ..."
+        raise src.fail(at, message) from None
     return ExperimentConfig(
         name=name,
         game=game,
@@ -655,6 +672,7 @@ def parse_experiment(
         description=description,
         question=question,
         path=path,
+        report=style,
     )
 
 
@@ -1355,6 +1373,7 @@ def resolved_dict(config: ExperimentConfig) -> dict[str, Any]:
         "comparisons": asdict(config.comparisons),
         "chunk_size": config.chunk_size,
         "n_games": config.n_games,
+        "report": style_table(config.report),
     }
     return json.loads(json.dumps(out))  # tuples -> lists; proves it serialises
 

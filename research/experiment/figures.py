@@ -11,6 +11,7 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -19,6 +20,8 @@ matplotlib.use("Agg")  # files only; a run may be on a machine without a display
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from ludolab.envs.catan.options import OPTION_UNITS as CATAN_OPTION_UNITS  # noqa: E402
+from ludolab.envs.gallery.engine import OPTION_UNITS as GALLERY_OPTION_UNITS  # noqa: E402
 from ludolab.research.experiment.analysis import RunData, sweeps, tested_metrics  # noqa: E402
 from ludolab.research.metrics.registry import game_unit  # noqa: E402
 from ludolab.research.plots.figures import (  # noqa: E402
@@ -28,11 +31,14 @@ from ludolab.research.plots.figures import (  # noqa: E402
     metric_vs_tightness,
     save_figure,
     score_distributions,
+    spread_on_axis,
     win_rates_by_seat,
 )
+from ludolab.research.plots.style import FigureStyle, figure_style, style_from_table  # noqa: E402
 
 # The board feature a Catan metric is drawn against: the richest intersection's pips, the
 # quantity the "balanced" constraints push down.
+OPTION_UNITS = {"catan": CATAN_OPTION_UNITS, "gallery": GALLERY_OPTION_UNITS}
 CATAN_TIGHTNESS = "int_pips_max"
 TIGHTNESS_COLUMN = "tightness"
 
@@ -73,10 +79,58 @@ def _tightness(data: RunData) -> pd.DataFrame:
     return df
 
 
-def plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
+def parameter_label(game: str, condition: dict[str, Any]) -> str:
+    """An axis label for a sweep's parameter, with what it counts: "intersection-cap max
+    (pips)", "vp to win (VP), rule option". ``condition`` is one of the sweep's conditions
+    from the resolved config (its ``sweep_parameter``, ``constraints`` and ``params``)."""
+    parameter = str(condition["sweep_parameter"])
+    if parameter.startswith("options."):
+        name = parameter.removeprefix("options.")
+        unit = OPTION_UNITS[game].get(name, "")
+        return f"{name.replace('_', ' ')}{f' ({unit})' if unit else ''}, rule option"
+    cname, _, pname = parameter.rpartition(".")
+    return f"{cname} {pname.replace('_', ' ')}{_unit_suffix(_constraint_unit(game, condition))}"
+
+
+def _constraint_unit(game: str, condition: dict[str, Any]) -> str:
+    """What the swept constraint parameter counts, read from the constraint as the condition
+    sets it (a cap on pips or on numbers counts different things); "" when unknown."""
+    cname, _, pname = str(condition["sweep_parameter"]).rpartition(".")
+    if game == "gallery":
+        from ludolab.research.gallery.deals import DEAL_CONSTRAINTS
+
+        cls = DEAL_CONSTRAINTS.get(cname)
+        param = None if cls is None else cls.params.get(pname)
+        return "" if param is None else param.unit
+    from ludolab.research.catan.constraint_set import load_constraint_set
+
+    try:
+        cset = load_constraint_set(condition["constraints"], condition.get("params") or {})
+    except (ValueError, OSError):  # a set file moved since the run: no unit, still a figure
+        return ""
+    for constraint in cset.constraints:
+        if constraint.name == cname and pname in constraint.params:
+            return constraint.param_unit(pname)
+    return ""
+
+
+def _unit_suffix(unit: str) -> str:
+    return f" ({unit})" if unit else ""
+
+
+def plot_run(
+    data: RunData, conditions: pd.DataFrame, style: FigureStyle | None = None
+) -> list[RunFigure]:
     """Draw and save the run's figures under ``<run>/figures``; return them. ``conditions`` is
     the run's :func:`~ludolab.research.experiment.analysis.condition_table` (no statistics
-    needed)."""
+    needed); ``style`` defaults to the config's ``[report]`` (the paper style when it has
+    none)."""
+    chosen = style or style_from_table(data.config.get("report"))
+    with figure_style(chosen):
+        return _plot_run(data, conditions)
+
+
+def _plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
     out = data.path / "figures"
     order = data.conditions
     figures: list[RunFigure] = []
@@ -95,6 +149,7 @@ def plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
         games = data.per_game[data.per_game["lineup"] == lineup]
         conds = conditions[conditions["lineup"] == lineup]
         who = f"lineup {lineup!r} ({len(games)} games)"
+        title = f"lineup: {lineup}"
         kind = data.config["setup_kind"]
         means = (
             games.groupby(["condition", "setup"], observed=True)[["turns", "score_spread"]]
@@ -112,12 +167,13 @@ def plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
                 order=order,
                 unit_means=means,
                 label=f"game length ({game_unit(data.game, 'turns')})",
+                title=title,
             ),
             f"length-{tag}",
             f"Game length per condition, {who}; {unit_note}.",
         )
         save(
-            win_rates_by_seat(conds, order=order),
+            win_rates_by_seat(conds, order=order, title=title),
             f"win-rates-{tag}",
             f"Win rate by seat (0 moves first) with Wilson 95% intervals over the effective "
             f"number of independent games (games on one of the {kind} are not independent); "
@@ -130,6 +186,7 @@ def plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
                 order=order,
                 unit_means=means,
                 label=f"final score spread ({game_unit(data.game, 'score_spread')})",
+                title=title,
             ),
             f"score-spread-{tag}",
             f"Final score spread (best minus worst seat) per condition, {who}; {unit_note}.",
@@ -147,12 +204,15 @@ def plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
                     "turns",
                     order=order,
                     means=True,
-                    xlabel="richest intersection (pips, mean)",
+                    xlabel="richest intersection (pips)",
                     ylabel="game length (player turns),\nmean of board means ± 95% CI",
+                    title=title,
                 ),
                 f"turns-vs-{CATAN_TIGHTNESS}-{tag}",
-                f"Game length against the richest intersection of each condition's boards: "
-                f"the mean of the board means with its 95% interval over boards, {who}.",
+                f"Game length against the richest intersection of each condition's boards "
+                f"(pips; the condition's mean over its boards): the mean of the board means "
+                f"with its 95% interval over boards, {who}."
+                + _spread_note(boards, CATAN_TIGHTNESS),
             )
         elif tight is not None and tight[TIGHTNESS_COLUMN].notna().sum() > 0:
             games_t = tight[tight["lineup"] == lineup].dropna(subset=[TIGHTNESS_COLUMN])
@@ -175,37 +235,48 @@ def plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
                     xlabel="tightness: -log10 P(fair deal qualifies)",
                     ylabel=f"score spread ({game_unit(data.game, 'score_spread')}),\n"
                     "mean of deal means ± 95% CI",
+                    title=title,
                 ),
                 f"score-spread-vs-tightness-{tag}",
                 f"Mean score spread against each deal set's tightness (-log10 of the share of "
                 f"fair deals that satisfy it): the mean of the deal means with its 95% interval "
-                f"over deals, {who}.",
+                f"over deals, {who}." + _spread_note(deals, TIGHTNESS_COLUMN),
             )
-    params = {c["name"]: c.get("sweep_parameter") for c in data.config["conditions"]}
+    by_name = {c["name"]: c for c in data.config["conditions"]}
     metrics = tested_metrics(data)
     units = {m: game_unit(data.game, m) for m in metrics}
+    kind = data.config["setup_kind"]
+    baseline_name = data.config["comparisons"].get("baseline")
     for sweep, members in sweeps(data).items():
         value_of = dict(members)
-        parameter = params[members[0][0]]
+        first = by_name[members[0][0]]
+        parameter = first["sweep_parameter"]
+        baseline = value_of.get(baseline_name)
+        marked = f"; the baseline, {baseline_name}, is marked" if baseline is not None else ""
         for lineup in data.lineups:
             means = data.by_setup[
                 (data.by_setup["lineup"] == lineup)
                 & data.by_setup["condition"].astype(str).isin(value_of)
             ].copy()
             means["value"] = means["condition"].astype(str).map(value_of)
+            errors = "clustered by setup (paired)" if data.paired else "HC3"
             save(
                 dose_response(
                     means,
                     "value",
                     metrics,
-                    xlabel=parameter.removeprefix("options.").replace("_", " ")
-                    + (" (rule option)" if parameter.startswith("options.") else ""),
+                    xlabel=parameter_label(data.game, first),
                     units=units,
+                    baseline=baseline,
+                    cluster="setup" if data.paired else None,
+                    title=f"lineup: {lineup}",
+                    setup_kind=kind[:-1],
                 ),
                 f"sweep-{slug(sweep)}-{slug(lineup)}",
-                f"Dose-response of sweep {sweep!r} ({parameter}), lineup {lineup!r}: mean of "
-                f"the {data.config['setup_kind']} means (each over its games) with 95% "
-                f"intervals over {data.config['setup_kind']}, at each value.",
+                f"Dose-response of sweep {sweep!r} ({parameter}), lineup {lineup!r}: at each "
+                f"value, the mean of the {kind[:-1]} means (each over its games) with its 95% "
+                f"interval over {kind}; the line and band: the linear trend the report tests "
+                f"(OLS on the {kind[:-1]} means, {errors} errors) with its 95% band{marked}.",
             )
     if data.game == "catan":
         save(
@@ -214,3 +285,15 @@ def plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
             "The first three boards of each condition.",
         )
     return figures
+
+
+def _spread_note(means: pd.DataFrame, x: str) -> str:
+    """The caption's note when conditions' points sit at one x and are spread apart to stay
+    readable (as :func:`~ludolab.research.plots.figures.metric_vs_tightness` draws them)."""
+    centres = means.groupby("condition", observed=True)[x].mean().dropna().to_numpy(float)
+    if centres.size < 2 or not spread_on_axis(centres, means[x].dropna()).any():
+        return ""
+    return (
+        " Conditions at (almost) the same x are drawn slightly apart, so that no interval "
+        "hides another."
+    )

@@ -31,8 +31,10 @@ from ludolab.research.experiment.figures import RunFigure, plot_run
 from ludolab.research.files import write_text
 from ludolab.research.markdown import escape_markdown
 from ludolab.research.metrics.registry import game_unit
+from ludolab.research.plots.style import FigureStyle
 from ludolab.research.stats import to_markdown
 from ludolab.research.stats.multiple import CORRECTION_NAMES
+from ludolab.research.stats.power import UNTESTABLE, setups_for_a_finding
 from ludolab.research.stats.report import (
     format_ci,
     format_fixed,
@@ -143,7 +145,9 @@ def family_sentence(analysis: Analysis) -> str:
 def _findings(analysis: Analysis) -> list[str]:
     """Per lineup: the confirmed differences (raw difference with its interval in the metric's
     unit), the equivalences, then one line on what was not detected, with the smallest
-    difference the design detects per metric (the range over the lineup's comparisons)."""
+    difference the design detects per metric (the range over the lineup's comparisons), and
+    one on what was not testable at this size (too few setups for the rank test to reach the
+    family's level: no MDE, as no difference of any size was detectable)."""
     pw = analysis.pairwise
     if pw.empty:
         if len(analysis.data.conditions) < 2:
@@ -172,6 +176,7 @@ def _findings(analysis: Analysis) -> list[str]:
                 f"(TOST p adj. {format_p(r['equivalence_p_adj'])})."
             )
         quiet = rows[rows["verdict"].str.startswith("not detected")]
+        untestable = rows[rows["verdict"].str.startswith(UNTESTABLE)]
         if len(quiet):
             parts = []
             for metric, group in quiet.groupby("metric", sort=False):
@@ -182,21 +187,32 @@ def _findings(analysis: Analysis) -> list[str]:
                     else (f"{format_number(low)}-{format_number(high)}")
                 )
                 parts.append(f"{metric} {span} {_unit_word(_unit(analysis, metric))}".strip())
-            what = "every comparison" if not len(sig) and not len(same) else "the rest"
-            tests = f"{len(quiet)} test{'s' if len(quiet) != 1 else ''}"
-            impossible = quiet["note"].str.contains("no finding was possible", regex=False)
             out.append(
-                f"**{lineup}**, {what} ({tests}): no difference detected, which is "
+                f"**{lineup}**, {_which(quiet, rows)}: no difference detected, which is "
                 "not evidence of none. Differences the design detects with 80% power, per "
                 f"metric: {'; '.join(parts)}."
-                + (
-                    f" With {int(quiet['n1'].min())} setups the rank tests could not reach "
-                    "the family's level at all: no finding was possible (see the notes)."
-                    if impossible.all()
-                    else ""
-                )
+            )
+        # Too few setups for the family's level: say so without an MDE, as no difference of
+        # any size could have been found (one line per design: setups and level).
+        for verdict, group in untestable.groupby("verdict", sort=False):
+            level = float(analysis.data.config["comparisons"]["alpha"]) / int(
+                group["family_size"].iloc[0]
+            )
+            need = setups_for_a_finding(level, paired=analysis.data.paired)
+            out.append(
+                f"**{lineup}**, {_which(group, rows)}: {verdict}. With "
+                f"{int(group['n1'].min())} setups per condition no finding was possible, "
+                f"whatever the difference: at least {need} setups per condition are needed."
             )
     return out
+
+
+def _which(group: pd.DataFrame, rows: pd.DataFrame) -> str:
+    """``every comparison (4 tests)`` or ``3 of 8 comparisons``: the rows a Findings line
+    speaks for, out of the lineup's confirmatory rows."""
+    if len(group) == len(rows):
+        return f"every comparison ({len(group)} test{'s' if len(group) != 1 else ''})"
+    return f"{len(group)} of {len(rows)} comparisons"
 
 
 def _trend_blocks(analysis: Analysis) -> list[Block]:
@@ -231,7 +247,8 @@ def _trend_blocks(analysis: Analysis) -> list[Block]:
             )
             + f"); the {len(t)} slope tests are their own family, corrected by "
             f"{CORRECTION_NAMES[cmp['correction']]} at alpha = {cmp['alpha']}. The "
-            "dose-response figures are under Figures.",
+            "dose-response figures are under Figures; the slopes for a paper: "
+            "tables/trends.tex (rows in tables/trends.csv, every column in trends.csv).",
         ),
         Block("list", lines),
     ]
@@ -561,7 +578,9 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             "differences across designs); ICC: share of a game's variance that lies between "
             f"{unit_word}s; p (adj.): corrected over the family; MDE: the smallest difference "
             "detected with 80% power at the family's first-step level alpha / m. "
-            "Full precision: comparisons.csv; LaTeX: comparisons.tex.",
+            "Full precision: comparisons.csv. For a paper: one booktabs table per metric, "
+            "tables/comparisons-METRIC.tex, with its rows in tables/comparisons-METRIC.csv "
+            "(all of them in comparisons.tex).",
         ),
         Block(
             "table",
@@ -635,6 +654,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
                 f"run {state.get('run_id')} ({data.path}), "
                 f"config hash `{state.get('config_hash', '')[:16]}`",
                 _code_line(prov.get("git", {})),
+                _cite_line(prov),
                 f"Python {prov.get('python')}; "
                 + ", ".join(f"{k} {v}" for k, v in prov.get("packages", {}).items() if v),
                 f"MiniZinc {prov.get('solvers', {}).get('minizinc')}, "
@@ -665,6 +685,16 @@ def _code_line(git: dict[str, Any] | list[dict[str, Any]]) -> str:
     if isinstance(git, list):
         return "code: **changed between invocations**: " + "; ".join(one(g) for g in git)
     return f"code: git commit {one(git)}"
+
+
+def _cite_line(prov: dict[str, Any]) -> str:
+    """What to cite: the ludolab version and the commit that played (CITATION.cff holds the
+    rest of the reference)."""
+    version = prov.get("packages", {}).get("ludolab") or "unknown version"
+    git = prov.get("git", {})
+    commits = git if isinstance(git, list) else [git]
+    shown = ", ".join(g.get("commit") or "unknown" for g in commits)
+    return f"to cite: ludolab {version}, git commit {shown} (the reference: CITATION.cff)"
 
 
 def _md(block: Block, base: Path) -> str:
@@ -761,10 +791,17 @@ def write_report(analysis: Analysis, figures: list[RunFigure]) -> Path:
     return path / "report.md"
 
 
-def analyse_run(path: str | Path, *, tables: bool = True, figures: bool = True) -> Path:
-    """Load a finished run and (re)write its tables, figures and report; return report.md."""
+def analyse_run(
+    path: str | Path,
+    *,
+    tables: bool = True,
+    figures: bool = True,
+    style: FigureStyle | None = None,
+) -> Path:
+    """Load a finished run and (re)write its tables, figures and report; return report.md.
+    ``style``: the figures' (default: the config's ``[report]``, else the paper style)."""
     analysis = analyse(load_run(path))
     if tables:
         write_tables(analysis)
-    figs = plot_run(analysis.data, analysis.conditions) if figures else []
+    figs = plot_run(analysis.data, analysis.conditions, style) if figures else []
     return write_report(analysis, figs)

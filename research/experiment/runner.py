@@ -445,8 +445,8 @@ def _analyse(run: RunDir, quiet: bool) -> None:
     state = run.read_state()
     state["analysed"] = False  # until the report is written: `--resume` finishes it
     run.write_state(state)
-    report = analyse_run(run.path)
+    analyse_run(run.path)
     state = run.read_state()
     state["analysed"] = True
     run.write_state(state)
-    _say(f"report: {report}", quiet)
+    # the report's path is the caller's to print (`ludolab run` does, once): RunResult.path

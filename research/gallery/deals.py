@@ -181,6 +181,8 @@ class Param:
     doc: str
     choices: tuple[str, ...] = ()
     minimum: int = 0
+    unit: str = ""
+    """What a number parameter counts ("cards"), for axis labels and tables."""
 
 
 def _coerce(cname: str, key: str, p: Param, value: Any, ctx: DealContext) -> Any:
@@ -316,7 +318,9 @@ def _spread_ok(columns: np.ndarray, tolerance: int) -> np.ndarray:
     return columns.max(axis=-1) - columns.min(axis=-1) <= tolerance
 
 
-TOLERANCE = Param("int", 0, "largest allowed difference (max - min) between seats' counts")
+TOLERANCE = Param(
+    "int", 0, "largest allowed difference (max - min) between seats' counts", unit="cards"
+)
 
 
 @register
@@ -357,7 +361,7 @@ class BalancedArtists(DealConstraint):
     summary = (
         "for every artist, the seats' round-1 counts of that artist differ by at most `tolerance`"
     )
-    params = {"tolerance": Param("int", 1, TOLERANCE.doc)}
+    params = {"tolerance": Param("int", 1, TOLERANCE.doc, unit="cards")}
 
     def labelling(self) -> Labelling:
         return artist_labelling(self.ctx)
@@ -377,7 +381,9 @@ class SkewedArtists(DealConstraint):
         "`artist`): a deliberately lopsided deal"
     )
     params = {
-        "min_count": Param("int", 7, "cards of the one artist the seat must hold", minimum=1),
+        "min_count": Param(
+            "int", 7, "cards of the one artist the seat must hold", minimum=1, unit="cards"
+        ),
         "seat": Param("seat", "any", "the seat that gets them, or 'any'", ("any",)),
         "artist": Param("artist", "any", "the artist (name or 0..4), or 'any'"),
     }
@@ -451,8 +457,8 @@ class SymbolCards(DealConstraint):
     name = "symbol-cards"
     summary = "every seat (or `seat`) holds between `min` and `max` round-1 symbol cards"
     params = {
-        "min": Param("int", 0, "fewest symbol cards"),
-        "max": Param("int", HAND_SIZE, "most symbol cards"),
+        "min": Param("int", 0, "fewest symbol cards", unit="cards"),
+        "max": Param("int", HAND_SIZE, "most symbol cards", unit="cards"),
         "seat": Param("seat", "all", "the seat, or 'all'", ("all",)),
     }
 

@@ -8,7 +8,10 @@ Library behind ``ludolab plot RUN``. Every function takes tables (one row per ga
 Style: :func:`paper_style` -- seaborn's ``ticks`` style and ``paper`` context, the colour-blind
 palette, ``pdf.fonttype`` / ``ps.fonttype`` 42 (TrueType, as publishers ask) -- applied through
 :func:`matplotlib.rc_context`, so nothing leaks into the caller's rcParams. Widths fit a paper:
-:data:`ONE_COLUMN` (3.5 in) and :data:`TWO_COLUMN` (7 in).
+:data:`ONE_COLUMN` (3.3 in) and :data:`TWO_COLUMN` (7 in), or the widths of the
+:class:`~ludolab.research.plots.style.FigureStyle` in force (:func:`~ludolab.research.plots.style.
+figure_style`; heights and fonts scale with it). A ``title`` (a run's figures name
+their lineup there) is drawn small above the plot.
 
 Figures are plain :class:`~matplotlib.figure.Figure` objects, never registered with pyplot: no
 display or backend is needed (they render with Agg), nothing has to be closed, and
@@ -37,16 +40,21 @@ import seaborn as sns
 from cycler import cycler
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
 from scipy import stats as st
 
 from ludolab.envs.catan.board import Board
 from ludolab.research.metrics.registry import METRICS
 from ludolab.research.plots import board as board_plot
+from ludolab.research.plots.style import current_style
 from ludolab.research.stats.compare import check_columns, condition_order, numeric_column
+from ludolab.research.stats.trend import linear_trend, trend_band
 
-ONE_COLUMN: float = 3.5
-"""Width in inches of a figure spanning one column of a two-column paper."""
+ONE_COLUMN: float = 3.3
+"""Width in inches of a figure spanning one column of a two-column paper (3.3 in: the column
+of IEEE and ACM double-column templates, within Springer's and Elsevier's)."""
 TWO_COLUMN: float = 7.0
 """Width in inches of a figure spanning the full text width."""
 FORMATS: tuple[str, ...] = ("pdf", "png")
@@ -61,8 +69,11 @@ _WIN_RATE = re.compile(r"^win_rate_(\d+)$")
 # ----------------------------------------------------------------------------- style
 
 
-def paper_rc(font_scale: float = 1.0) -> dict[str, Any]:
-    """The rcParams of the paper style (see :func:`paper_style`), as a dict."""
+def paper_rc(font_scale: float | None = None) -> dict[str, Any]:
+    """The rcParams of the paper style (see :func:`paper_style`), as a dict; ``font_scale``
+    defaults to the current :class:`~ludolab.research.plots.style.FigureStyle`'s."""
+    if font_scale is None:
+        font_scale = current_style().font_scale
     rc: dict[str, Any] = {}
     rc.update(sns.axes_style("ticks"))
     rc.update(sns.plotting_context("paper", font_scale=font_scale))
@@ -89,7 +100,7 @@ def paper_rc(font_scale: float = 1.0) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def paper_style(font_scale: float = 1.0) -> Iterator[dict[str, Any]]:
+def paper_style(font_scale: float | None = None) -> Iterator[dict[str, Any]]:
     """Within the block, matplotlib draws in the paper style; rcParams are restored after.
 
     Seaborn ``ticks`` style and ``paper`` context (scaled by ``font_scale``), the
@@ -191,15 +202,78 @@ def _conditions(
     return out, labels
 
 
-def _figure(width: float, height: float, *, constrained: bool = True) -> Figure:
-    """A pyplot-free figure (rendered with Agg when saved)."""
+def _figure(
+    width: float, height: float, *, constrained: bool = True, scale_height: bool = True
+) -> Figure:
+    """A pyplot-free figure (rendered with Agg when saved); ``height`` (inches, as the paper
+    style draws it) is scaled by the current style unless ``scale_height`` is False (a height
+    that follows from the width, as the boards' aspect)."""
+    if scale_height:
+        height *= current_style().height_scale
     return Figure(figsize=(width, height), layout="constrained" if constrained else None)
 
 
-def _finish(fig: Figure) -> Figure:
-    """Lay out and draw once inside the style, so lazily created artists (ticks) get it too."""
+def _finish(fig: Figure, title: str | None = None) -> Figure:
+    """Title the figure, then lay out and draw once inside the style, so lazily created artists
+    (ticks) get it too. The title heads the figure's legend when it has one above the plot
+    (a separate title there would collide with it), else it stands small above the plot."""
+    if title:
+        if fig.legends:
+            legend = fig.legends[0]
+            own = legend.get_title().get_text()
+            legend.set_title(f"{title}; {own}" if own else title, prop={"size": "small"})
+        else:
+            fig.suptitle(title, fontsize="small")
     fig.draw_without_rendering()
     return fig
+
+
+def _integer_ticks(ax: Axes, values: pd.Series | np.ndarray) -> None:
+    """Whole-number ticks on the x axis when every value is a whole number (a parameter, pips):
+    no tick at 11.25 between two integers."""
+    if not _whole_numbers(values):
+        return
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    lo, hi = ax.get_xlim()
+    if math.floor(hi) - math.ceil(lo) < 1:  # under two whole numbers in view: widen to two
+        first = math.floor(min(lo, v.min()))
+        ax.set_xlim(first - 0.2, max(math.ceil(max(hi, v.max())), first + 1) + 0.2)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
+def _whole_numbers(values: pd.Series | np.ndarray) -> bool:
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    return bool(v.size) and bool(np.all(v == np.round(v)))
+
+
+def spread_on_axis(centres: Sequence[float], values: pd.Series | np.ndarray) -> np.ndarray:
+    """:func:`spread_coincident` for group means ``centres`` drawn on an axis of ``values`` (the
+    rows behind them): a whole-number axis spans at least one unit (see ``_integer_ticks``)."""
+    span = float(np.ptp(np.asarray(centres, dtype=float))) if len(centres) else 0.0
+    if _whole_numbers(values):
+        span = max(span, 1.0)
+    return spread_coincident(centres, span)
+
+
+def spread_coincident(xs: Sequence[float], span: float, step: float = 0.035) -> np.ndarray:
+    """Offsets (shape (len(xs),), in x units) that spread points closer than ``step * span``
+    apart symmetrically about their mean x, so that their intervals do not hide each other;
+    zeros where points are apart. ``span`` is the axis's data range (1 when it is 0)."""
+    xs = np.asarray(xs, dtype=float)
+    gap = step * (span if span > 0 else 1.0)
+    offsets = np.zeros(xs.size)
+    order = np.argsort(xs, kind="stable")
+    cluster: list[int] = []
+    for i in [*order, -1]:
+        if i >= 0 and (not cluster or xs[i] - xs[cluster[-1]] < gap):
+            cluster.append(int(i))
+            continue
+        if len(cluster) > 1:
+            offsets[cluster] = (np.arange(len(cluster)) - (len(cluster) - 1) / 2) * gap
+        cluster = [int(i)] if i >= 0 else []
+    return offsets
 
 
 def _is_sequence_column(col: pd.Series) -> bool:
@@ -256,7 +330,8 @@ def _top_legend(fig: Figure, ax: Axes, n: int) -> None:
 
 
 def _auto_width(n_conditions: int) -> float:
-    return ONE_COLUMN if n_conditions <= 4 else TWO_COLUMN
+    style = current_style()
+    return style.one_column if n_conditions <= 4 else style.two_column
 
 
 def _distribution_axes(
@@ -286,6 +361,7 @@ def _distribution_axes(
             hue_order=labels,
             palette=palette,
             legend=False,
+            dodge=False,  # hue is the category itself: each shape stays on its own tick
             orient="h",
             cut=0,
             inner="quart",
@@ -300,6 +376,7 @@ def _distribution_axes(
                 hue_order=labels,
                 palette=palette,
                 legend=False,
+                dodge=False,  # as for the violins
                 orient="h",
                 width=0.6,
                 linewidth=0.7,
@@ -334,6 +411,7 @@ def length_distributions(
     width: float | None = None,
     seed: int = 0,
     unit_means: pd.DataFrame | None = None,
+    title: str | None = None,
 ) -> Figure:
     """Distribution of game length (``column``: ``turns`` or ``rounds``) per condition.
 
@@ -349,7 +427,8 @@ def length_distributions(
     :data:`ONE_COLUMN` for up to 4 conditions, else :data:`TWO_COLUMN`).
     """
     return _distribution_figure(
-        per_game, by, column, order, kind, palette, label, width, seed, "length", unit_means
+        per_game, by, column, order, kind, palette, label, width, seed, "length", unit_means,
+        title,
     )
 
 
@@ -365,6 +444,7 @@ def score_distributions(
     width: float | None = None,
     seed: int = 0,
     unit_means: pd.DataFrame | None = None,
+    title: str | None = None,
 ) -> Figure:
     """Distribution of a score per condition.
 
@@ -378,7 +458,8 @@ def score_distributions(
     check_columns(table, column)
     if not _is_sequence_column(table[column]):
         return _distribution_figure(
-            table, by, column, order, kind, palette, label, width, seed, "score", unit_means
+            table, by, column, order, kind, palette, label, width, seed, "score", unit_means,
+            title,
         )
     df, labels = _conditions(table, by, order)
     values = df[column].map(lambda v: [float(x) for x in v])
@@ -428,7 +509,7 @@ def score_distributions(
         default = "final score" if column in ("final_vp", "final_scores") else metric_label(column)
         ax.set_xlabel(label or default)
         ax.set_ylabel("")
-        return _finish(fig)
+        return _finish(fig, title)
 
 
 def _distribution_figure(
@@ -443,6 +524,7 @@ def _distribution_figure(
     seed: int,
     what: str,
     unit_means: pd.DataFrame | None = None,
+    title: str | None = None,
 ) -> Figure:
     check_columns(table, column)
     if kind not in ("violin", "box", "ecdf"):
@@ -469,7 +551,7 @@ def _distribution_figure(
                 fontsize="x-small",
                 frameon=False,
             )
-        return _finish(fig)
+        return _finish(fig, title)
 
 
 def win_rates_by_seat(
@@ -479,6 +561,7 @@ def win_rates_by_seat(
     order: Sequence[Hashable] | None = None,
     palette: Mapping[Hashable, Any] | None = None,
     width: float | None = None,
+    title: str | None = None,
 ) -> Figure:
     """Win rate of every seat per condition with its Wilson 95% interval, and the fair share.
 
@@ -554,7 +637,7 @@ def win_rates_by_seat(
         ax.set_xlabel("seat (0 moves first)")
         ax.set_ylabel("win rate (Wilson 95% CI)")
         _top_legend(fig, ax, n_cond)
-        return _finish(fig)
+        return _finish(fig, title)
 
 
 def metric_vs_tightness(
@@ -569,9 +652,10 @@ def metric_vs_tightness(
     palette: Mapping[Hashable, Any] | None = None,
     xlabel: str | None = None,
     ylabel: str | None = None,
-    width: float = ONE_COLUMN,
+    width: float | None = None,
     seed: int = 0,
     join: bool = False,
+    title: str | None = None,
 ) -> Figure:
     """A metric ``y`` against a numeric tightness ``x`` (a constraint's threshold, a board
     feature), coloured by ``hue`` (None: one group).
@@ -583,6 +667,9 @@ def metric_vs_tightness(
     interval (one :class:`~matplotlib.container.ErrorbarContainer` per group; no interval for a
     single-row group, e.g. from a condition table), joined in x order by a thin grey line only
     with ``join=True`` (conditions are categories: a line would suggest a trend between them).
+    Group means closer in x than 3.5% of the axis are spread apart symmetrically
+    (:func:`spread_coincident`), so that no interval hides another; the x values stay the data's
+    otherwise. Whole-number x values (a threshold, a board's pips) get whole-number ticks.
     ``None`` (default) picks means when x takes one value within every group -- a tightness
     set per condition -- and points otherwise (a per-board feature). Rows with a missing x or
     y are dropped. Raises KeyError for a missing column, ValueError if no row is left.
@@ -605,7 +692,7 @@ def metric_vs_tightness(
         means = bool((df.groupby(hue, observed=True)[x].nunique() <= 1).all())
     colours = _palette(labels, palette)
     with paper_style():
-        fig = _figure(width, 2.6)
+        fig = _figure(width or current_style().one_column, 2.6)
         ax = fig.add_subplot()
         if means:
             points = []
@@ -613,9 +700,11 @@ def metric_vs_tightness(
                 g = df[df[hue] == lab]
                 m, lo, hi = _mean_ci(g[y].to_numpy(), confidence)
                 points.append((float(g[x].mean()), m, lo, hi, lab))
+            shift = spread_on_axis([p[0] for p in points], df[x])
+            for (px, m, lo, hi, lab), dx in zip(points, shift, strict=True):
                 yerr = None if math.isnan(lo) else np.array([[m - lo], [hi - m]])
                 ax.errorbar(
-                    [points[-1][0]],
+                    [px + dx],
                     [m],
                     yerr=yerr,
                     fmt="o",
@@ -648,11 +737,12 @@ def metric_vs_tightness(
                     ax=ax,
                 )
             default_y = metric_label(y)
+        _integer_ticks(ax, df[x])
         ax.set_xlabel(xlabel or metric_label(x))
         ax.set_ylabel(ylabel or default_y)
         if hue != "_group":
             _top_legend(fig, ax, len(labels))
-        return _finish(fig)
+        return _finish(fig, title)
 
 
 def dose_response(
@@ -663,25 +753,33 @@ def dose_response(
     xlabel: str | None = None,
     confidence: float = 0.95,
     units: Mapping[str, str] | None = None,
+    baseline: float | None = None,
+    cluster: str | None = None,
+    title: str | None = None,
+    setup_kind: str = "setup",
 ) -> Figure:
     """A sweep's dose-response: one panel per metric, the mean of the setup means at each value
-    of ``x`` with its t-based ``confidence`` interval over setups, joined in x order (x is a
-    number, so the line reads as a trend). ``setup_means`` has one row per setup (the unit the
-    trend test uses) with columns ``x`` and the metrics; ``units`` names each metric's unit
-    for its axis label."""
-    check_columns(setup_means, x, *metrics)
+    of ``x`` with its t-based ``confidence`` interval over setups, and the fitted linear trend
+    with its ``confidence`` band: the fit the trend test makes (:func:`~ludolab.research.stats.
+    trend.linear_trend` on the setup means; errors clustered by the ``cluster`` column, the
+    setup index of paired designs, HC3 otherwise). ``setup_means`` has one row per setup (the
+    unit the trend test uses) with columns ``x`` and the metrics; ``units`` names each metric's
+    unit for its axis label; ticks sit at the swept values, the ``baseline`` value's marked
+    "baseline". ``setup_kind`` names a setup in the legend ("board", "deal")."""
+    check_columns(setup_means, x, *metrics, *([cluster] if cluster else []))
     n = len(metrics)
     cols = min(n, 3)
     rows = math.ceil(n / cols)
     with paper_style():
-        fig = _figure(TWO_COLUMN if cols > 1 else ONE_COLUMN, 2.1 * rows + 0.3)
+        style = current_style()
+        fig = _figure(style.two_column if cols > 1 else style.one_column, 2.1 * rows + 0.45)
         axes = fig.subplots(rows, cols, squeeze=False)
         for ax, metric in zip(axes.ravel(), metrics, strict=False):
             points = []
             for value, g in setup_means.groupby(x, sort=True):
                 m, lo, hi = _mean_ci(g[metric].to_numpy(dtype=float), confidence)
                 points.append((float(value), m, lo, hi))
-            xs = [p[0] for p in points]
+            xs = np.array([p[0] for p in points])
             ys = [p[1] for p in points]
             err = np.array(
                 [
@@ -689,23 +787,51 @@ def dose_response(
                     [0 if math.isnan(p[3]) else p[3] - p[1] for p in points],
                 ]
             )
-            ax.plot(xs, ys, color="0.55", lw=0.8, zorder=1)
-            ax.errorbar(xs, ys, yerr=err, fmt="o", color="C0", markersize=3.5, capsize=2.0)
-            ax.set_xticks(xs)
+            rows_used = setup_means[[x, metric, *([cluster] if cluster else [])]].dropna()
+            fit = linear_trend(
+                rows_used[x].to_numpy(float),
+                rows_used[metric].to_numpy(float),
+                None if cluster is None else rows_used[cluster].to_numpy(),
+            )
+            if fit is not None:
+                grid = np.linspace(xs.min(), xs.max(), 50)
+                line, low, high = trend_band(fit, grid, confidence)
+                ax.fill_between(grid, low, high, color="0.85", linewidth=0, zorder=1)
+                ax.plot(grid, line, color="0.35", lw=0.9, zorder=2, label="linear trend")
+            ax.errorbar(
+                xs, ys, yerr=err, fmt="o", color="C0", markersize=3.5, capsize=2.0, zorder=3
+            )
+            # the swept values, and only those; the baseline's tick says so (a mark on the
+            # axis, where it cannot hide a point or an interval)
+            ax.set_xticks(
+                xs, [f"{v:g}\nbaseline" if baseline is not None and v == baseline else f"{v:g}"
+                     for v in xs]
+            )
             unit = re.sub(r"\s*[\[(].*$", "", (units or {}).get(metric, "")).strip()
             label = metric.replace("_", " ")
             ax.set_ylabel(f"{label} ({unit})" if unit and len(unit) <= 14 else label)
             ax.set_xlabel(xlabel or x.replace("_", " "))
         for ax in axes.ravel()[n:]:
             ax.set_visible(False)
-        return _finish(fig)
+        fig.legend(
+            handles=[
+                Line2D([], [], color="C0", marker="o", markersize=3.5, linestyle="",
+                       label=f"mean of {setup_kind} means, {confidence:.0%} CI"),
+                Patch(facecolor="0.85", edgecolor="0.35", linewidth=0.9,
+                      label=f"linear trend, {confidence:.0%} band"),
+            ],
+            loc="outside upper center",
+            ncol=2,
+            fontsize="x-small",
+        )
+        return _finish(fig, title)
 
 
 def example_boards(
     boards_by_condition: Mapping[Hashable, Sequence[Board]],
     n: int = 3,
     *,
-    width: float = TWO_COLUMN,
+    width: float | None = None,
 ) -> Figure:
     """A grid of example boards: one row per condition (labelled on the left, in the mapping's
     order), its first ``n`` boards left to right, and the terrain legend below.
@@ -717,6 +843,7 @@ def example_boards(
     """
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
+    width = width or current_style().two_column
     rows = [(str(c), list(bs)[:n]) for c, bs in boards_by_condition.items()]
     if not any(bs for _, bs in rows):
         raise ValueError("example_boards needs at least one board")
@@ -727,7 +854,7 @@ def example_boards(
     cell_h = (cell_w - gap) * span_y / span_x + gap
     height = len(rows) * cell_h + legend_h
     with paper_style():
-        fig = _figure(width, height, constrained=False)
+        fig = _figure(width, height, constrained=False, scale_height=False)
         for r, (label, boards) in enumerate(rows):
             bottom = (legend_h + (len(rows) - 1 - r) * cell_h + gap / 2) / height
             fig.text(
@@ -754,6 +881,7 @@ __all__ = [
     "PNG_DPI",
     "TWO_COLUMN",
     "condition_palette",
+    "dose_response",
     "example_boards",
     "length_distributions",
     "metric_label",
@@ -762,5 +890,7 @@ __all__ = [
     "paper_style",
     "save_figure",
     "score_distributions",
+    "spread_coincident",
+    "spread_on_axis",
     "win_rates_by_seat",
 ]

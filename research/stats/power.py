@@ -150,6 +150,18 @@ def setups_for_a_finding(level: float, *, paired: bool = False) -> int:
     return n
 
 
+UNTESTABLE = "not testable at this size"
+"""How a verdict starts when the family's level is below the rank test's smallest p-value."""
+
+
+def untestable_verdict(floor: float, level: float) -> str:
+    """The verdict of a test that could not find anything: its smallest possible p-value
+    (``floor``, from :func:`smallest_p`) is not below the family's first-step level
+    ``alpha / m`` (``level``). It names no MDE: no difference, however large, is detectable
+    at this number of setups."""
+    return f"{UNTESTABLE} (smallest possible p = {floor:.3g}, level alpha / m = {level:.3g})"
+
+
 def setups_needed(
     difference: float,
     sd: float,

@@ -1,0 +1,239 @@
+"""A run's figures, read back by code: shapes on their ticks, no interval hidden by another, no
+text cut off, units on value axes, whole-number ticks, the lineup named, and on a sweep the
+baseline and the tested trend drawn. The checks themselves are shown to fail on broken figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import seaborn as sns
+from figure_checks import (
+    clipped_text,
+    hidden_intervals,
+    labels_without_units,
+    non_integer_ticks,
+    shapes_off_their_ticks,
+)
+from matplotlib.figure import Figure
+from matplotlib.ticker import FixedLocator
+
+from ludolab.research.experiment import figures as run_figures
+from ludolab.research.experiment.analysis import condition_table, load_run
+from ludolab.research.experiment.runner import run_experiment
+from ludolab.research.plots import figures as F
+from ludolab.research.stats.trend import linear_trend
+
+
+def config(conditions: list[dict] | None = None, sweep: dict | None = None) -> dict:
+    """A small Catan run: 4 boards per condition, 3 games per board, greedy at every seat."""
+    cfg: dict = {
+        "name": "figs",
+        "game": "catan",
+        "seed": 5,
+        "players": 3,
+        "boards": 4,
+        "games_per_board": 3,
+        "lineups": [{"name": "greedy", "seats": "greedy"}],
+        "comparisons": {"metrics": ["turns", "score_spread"], "paired": True},
+    }
+    if conditions:
+        cfg["conditions"] = conditions
+        cfg["comparisons"]["baseline"] = conditions[0]["name"]
+    if sweep:
+        cfg["sweep"] = [sweep]
+        cfg["comparisons"]["baseline"] = f"{sweep['name']}=12"
+    return cfg
+
+
+def same_conditions(n: int) -> dict:
+    names = "ABCDEF"[:n]
+    return config([{"name": c, "constraints": "official", "sampler": "uniform"} for c in names])
+
+
+SWEEP = config(
+    sweep={
+        "name": "cap",
+        "constraints": "tournament",
+        "sampler": "uniform",
+        "parameter": "intersection-cap.max",
+        "values": [10, 11, 12, 13, 14],
+    }
+)
+RUNS = {"2 conditions": same_conditions(2), "3 conditions": same_conditions(3),
+        "6 conditions": same_conditions(6), "sweep": SWEEP}
+
+
+@pytest.fixture(scope="module", params=list(RUNS))
+def drawn(request, tmp_path_factory) -> dict[str, Figure]:
+    """Every figure of the run, by file name, as plot_run drew it (and saved it)."""
+    out = tmp_path_factory.mktemp("runs")
+    result = run_experiment(RUNS[request.param], out=out, analyse=False, quiet=True)
+    data = load_run(result.path)
+    figures: dict[str, Figure] = {}
+    save = run_figures.save_figure
+
+    def keep(fig: Figure, path: Path, *args, **kwargs):
+        figures[Path(path).name] = fig
+        return save(fig, path, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(run_figures, "save_figure", keep)
+        run_figures.plot_run(data, condition_table(data))
+    return figures
+
+
+def kind_of(name: str) -> str:
+    return name.split("-greedy")[0] if "-greedy" in name else name
+
+
+def test_every_figure_of_a_run_reads_right(drawn: dict[str, Figure]) -> None:
+    problems: list[str] = []
+    for name, fig in drawn.items():
+        found = clipped_text(fig)
+        axes = [ax for ax in fig.axes if ax.get_visible()]
+        kind = kind_of(name)
+        if kind in ("length", "score-spread"):
+            found += shapes_off_their_ticks(axes[0]) + labels_without_units(axes[0], "x")
+        elif kind in ("win-rates", "turns-vs-int_pips_max"):
+            found += hidden_intervals(axes[0]) + labels_without_units(axes[0])
+            if kind == "turns-vs-int_pips_max":
+                found += non_integer_ticks(axes[0])
+        elif kind.startswith("sweep-"):
+            for ax in axes:
+                found += hidden_intervals(ax) + labels_without_units(ax)
+                ticks = [t.get_text() for t in ax.get_xticklabels()]
+                assert ticks == ["10", "11", "12\nbaseline", "13", "14"], ticks
+                assert any(line.get_label() == "linear trend" for line in ax.lines)
+            assert "(pips)" in axes[0].get_xlabel()
+        if name != "example-boards":
+            texts = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
+            if not any("lineup: greedy" in t for t in texts):
+                found.append("the lineup is not named in the figure")
+        problems += [f"{name}: {p}" for p in found]
+    assert not problems, "\n".join(problems)
+    assert {kind_of(n) for n in drawn} >= {"length", "score-spread", "win-rates"}
+
+
+def test_the_dose_response_draws_the_fit_the_trend_test_makes() -> None:
+    rng = np.random.default_rng(1)
+    x = np.repeat([10.0, 11.0, 12.0, 13.0], 6)
+    means = pd.DataFrame(
+        {"value": x, "turns": 90 - 2 * x + rng.normal(0, 1, x.size), "setup": np.tile(range(6), 4)}
+    )
+    fig = F.dose_response(means, "value", ["turns"], cluster="setup", baseline=12.0)
+    (ax,) = [a for a in fig.axes if a.get_visible()]
+    (line,) = [a for a in ax.lines if a.get_label() == "linear trend"]
+    fit = linear_trend(x, means["turns"].to_numpy(), means["setup"].to_numpy())
+    xs, ys = line.get_data()
+    assert np.allclose(ys, fit.params[0] + fit.params[1] * np.asarray(xs))
+    assert xs[0] == 10.0 and xs[-1] == 13.0
+
+
+def test_conditions_at_one_x_are_spread_and_the_rest_stay() -> None:
+    offsets = F.spread_coincident([11.7, 12.6, 12.6, 10.0], span=2.6)
+    assert offsets[0] == 0 and offsets[3] == 0
+    assert offsets[1] == -offsets[2] != 0
+    table = pd.DataFrame(
+        {"condition": np.repeat(["a", "b", "c"], 5), "x": np.repeat([12.0, 12.0, 10.0], 5),
+         "y": np.arange(15.0)}
+    )
+    fig = F.metric_vs_tightness(table, "x", "y", means=True)
+    assert not hidden_intervals(fig.axes[0])
+
+
+@pytest.mark.parametrize(
+    ("params", "label"),
+    [
+        ({"intersection-cap.max": 11}, "intersection-cap max (pips)"),
+        ({"intersection-cap.max": 11, "intersection-cap.measure": "numbers"},
+         "intersection-cap max (sum of numbers)"),
+    ],
+)
+def test_a_swept_parameter_is_labelled_with_what_it_counts(params, label) -> None:
+    condition = {"sweep_parameter": "intersection-cap.max", "constraints": "tournament",
+                 "params": params}
+    assert run_figures.parameter_label("catan", condition) == label
+    option = {"sweep_parameter": "options.vp_to_win"}
+    assert run_figures.parameter_label("catan", option) == "vp to win (VP), rule option"
+
+
+# ----------------------------------------------------------------------------- the checks fail
+
+
+def test_the_checks_catch_what_they_look_for() -> None:
+    df = pd.DataFrame({"c": np.repeat(["A", "B", "C"], 20), "v": np.arange(60.0)})
+    dodged = Figure()
+    ax = dodged.add_subplot()
+    sns.violinplot(data=df, x="v", y="c", hue="c", orient="h", dodge=True, legend=False, ax=ax)
+    assert shapes_off_their_ticks(ax)
+
+    stacked = Figure()
+    ax = stacked.add_subplot()
+    ax.errorbar([1.0, 1.0], [2.0, 2.5], yerr=[1.0, 1.0], fmt="o")
+    assert hidden_intervals(ax)
+
+    cut = Figure(figsize=(2, 2), layout="constrained")
+    ax = cut.add_subplot()
+    ax.set_xlabel("a label far too long for a figure two inches wide, which runs off its edge")
+    assert clipped_text(cut)
+    assert labels_without_units(ax, "x")
+    ax.set_xlabel("game length (player turns)")
+    assert labels_without_units(ax, "x") == []
+
+    ax.set_xlim(10, 12)
+    ax.xaxis.set_major_locator(FixedLocator([10, 10.5, 11, 12]))
+    assert non_integer_ticks(ax) == ["a tick at 10.5 on a whole-number axis"]
+
+
+# ----------------------------------------------------------------------------- the style
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory) -> Path:
+    """A finished two-condition run, not analysed: no figures yet."""
+    out = tmp_path_factory.mktemp("styled")
+    return run_experiment(RUNS["2 conditions"], out=out, analyse=False, quiet=True).path
+
+
+def test_a_style_sets_every_figure_s_size(small_run: Path) -> None:
+    from PIL import Image
+
+    from ludolab.research.cli import main
+
+    assert main(["plot", str(small_run), "--style", "screen", "-q"]) == 0
+    with Image.open(small_run / "figures" / "length-greedy.png") as png:
+        assert png.width == round(5.0 * F.PNG_DPI)  # screen: 5 in for a one-column figure
+    assert main(["plot", str(small_run), "-q"]) == 0  # the config has none: paper
+    with Image.open(small_run / "figures" / "length-greedy.png") as png:
+        assert png.width == round(3.3 * F.PNG_DPI)
+
+
+@pytest.mark.parametrize("command", ["plot", "report"])
+def test_an_unknown_style_is_one_line_and_writes_nothing(
+    small_run: Path, command: str, capsys
+) -> None:
+    from ludolab.research.cli import main
+
+    before = sorted(p.name for p in small_run.rglob("*"))
+    assert main([command, str(small_run), "--style", "poster"]) == 2
+    err = capsys.readouterr().err
+    assert err == "ludolab: error: --style: expected one of paper, screen, got 'poster'\n"
+    assert sorted(p.name for p in small_run.rglob("*")) == before
+
+
+def test_a_config_with_a_bad_style_option_runs_nothing(tmp_path: Path, capsys) -> None:
+    import tomli_w
+
+    from ludolab.research.cli import main
+
+    cfg = tmp_path / "styled.toml"
+    cfg.write_text(tomli_w.dumps(same_conditions(2) | {"report": {"font_scale": "big"}}))
+    assert main(["run", str(cfg), "--out", str(tmp_path / "results")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        f"ludolab: error: {cfg}: key 'report.font_scale': expected a number > 0, got 'big'"
+    ]
+    assert not (tmp_path / "results").exists()
