@@ -62,8 +62,23 @@ SWEEP = config(
         "values": [10, 11, 12, 13, 14],
     }
 )
+GALLERY = {
+    "name": "deal-figs",
+    "game": "gallery",
+    "seed": 3,
+    "players": 3,
+    "deals": 4,
+    "games_per_deal": 3,
+    "conditions": [
+        {"name": "fair", "constraints": "fair"},
+        {"name": "balanced-symbols", "constraints": "balanced-symbols"},
+        {"name": "balanced-artists", "constraints": "balanced-artists"},
+    ],
+    "lineups": [{"name": "greedy", "seats": "greedy"}],
+    "comparisons": {"baseline": "fair", "metrics": ["turns", "score_spread"]},
+}
 RUNS = {"2 conditions": same_conditions(2), "3 conditions": same_conditions(3),
-        "6 conditions": same_conditions(6), "sweep": SWEEP}
+        "6 conditions": same_conditions(6), "sweep": SWEEP, "gallery": GALLERY}
 
 
 @pytest.fixture(scope="module", params=list(RUNS))
@@ -97,7 +112,7 @@ def test_every_figure_of_a_run_reads_right(drawn: dict[str, Figure]) -> None:
         kind = kind_of(name)
         if kind in ("length", "score-spread"):
             found += shapes_off_their_ticks(axes[0]) + labels_without_units(axes[0], "x")
-        elif kind in ("win-rates", "turns-vs-int_pips_max"):
+        elif kind in ("win-rates", "turns-vs-int_pips_max", "score-spread-vs-tightness"):
             found += hidden_intervals(axes[0]) + labels_without_units(axes[0])
             if kind == "turns-vs-int_pips_max":
                 found += non_integer_ticks(axes[0])
@@ -114,7 +129,9 @@ def test_every_figure_of_a_run_reads_right(drawn: dict[str, Figure]) -> None:
                 found.append("the lineup is not named in the figure")
         problems += [f"{name}: {p}" for p in found]
     assert not problems, "\n".join(problems)
-    assert {kind_of(n) for n in drawn} >= {"length", "score-spread", "win-rates"}
+    kinds = {kind_of(n) for n in drawn}
+    assert kinds >= {"length", "score-spread", "win-rates"}
+    assert "score-spread-vs-tightness" in kinds or "turns-vs-int_pips_max" in kinds
 
 
 def test_the_dose_response_draws_the_fit_the_trend_test_makes() -> None:
