@@ -93,7 +93,7 @@ compiler:
 
 # setup.py compiles the Catan engine, its agents and the samplers' kernel with mypyc: an edit
 # there compiles them again.
-$(STAMP): pyproject.toml setup.py $(wildcard envs/catan/*.py envs/catan/agents/*.py) research/catan/kernel.py research/catan/token_lister.py research/catan/listers.c
+$(STAMP): pyproject.toml setup.py $(wildcard envs/catan/*.py envs/catan/agents/*.py) research/catan/kernel.py research/catan/token_lister.py research/catan/listers.c envs/catan/core.c
 	@[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'

@@ -107,7 +107,10 @@ def mypyc_source(path: str) -> str:
 
 # Plain C extensions (no Python twin of the same name; the Python beside them that runs in
 # their place, and checks SOURCE_SHA256 against the source, is named in each C file's header).
-C_EXTENSIONS = {"ludolab.research.catan._listers": "research/catan/listers.c"}
+C_EXTENSIONS = {
+    "ludolab.research.catan._listers": "research/catan/listers.c",
+    "ludolab.envs.catan._core": "envs/catan/core.c",
+}
 
 
 def c_extensions() -> list[Extension]:
