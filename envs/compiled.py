@@ -13,6 +13,7 @@ the source without a warning (for profiling, or to compare the two).
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -130,3 +131,30 @@ def activate(
         )
     sys.meta_path.insert(0, _SourceFinder(extensions))
     return CompiledState((), note)
+
+
+def c_extension(module: str, source: Path, instead: str) -> ModuleType | None:
+    """A plain C extension (setup.py's C_EXTENSIONS) by its module name, when it is built,
+    current and not switched off; else None, and the Python it stands in for runs.
+
+    Current: its compiled-in ``SOURCE_SHA256`` is the digest of ``source`` (an installed wheel
+    carries no C source: the extension is then what was shipped). A stale one is refused with
+    a warning naming the source and ``instead``, what runs in its place."""
+    if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
+        return None
+    try:
+        extension = importlib.import_module(module)
+    except ImportError:
+        return None
+    if source.exists() and hashlib.sha256(source.read_bytes()).hexdigest() != getattr(
+        extension, "SOURCE_SHA256", None
+    ):
+        warnings.warn(
+            f"ludolab: {Path(*source.parts[-3:])} changed since it was compiled, so "
+            f"{instead} (same results, slower). Compile again with `make setup` (or "
+            "`pip install -e .`).",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return None
+    return extension

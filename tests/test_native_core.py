@@ -20,7 +20,9 @@ from hypothesis import strategies as st
 from ludolab.envs.catan import engine, native
 
 CORE = native.native()
-needs_core = pytest.mark.skipif(CORE is None, reason="the native core is not built (or LUDOLAB_PURE_PYTHON=1)")
+needs_core = pytest.mark.skipif(
+    CORE is None, reason="the native core is not built (or LUDOLAB_PURE_PYTHON=1)"
+)
 
 seeds = st.one_of(
     st.integers(-(2**200), 2**200),

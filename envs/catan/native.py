@@ -14,15 +14,15 @@ streams. :func:`stream` gives one seeded as ``random.Random(seed)`` would be.
 from __future__ import annotations
 
 import hashlib
-import os
 import random
-import warnings
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Protocol
 
-PURE_PYTHON_ENV = "LUDOLAB_PURE_PYTHON"
+from ludolab.envs.compiled import PURE_PYTHON_ENV, c_extension
+
+__all__ = ["PURE_PYTHON_ENV", "SOURCE", "Stream", "native", "stream", "stream_key"]
 SOURCE = Path(__file__).with_name("core.c")
 
 
@@ -41,23 +41,9 @@ class Stream(Protocol):
 @cache
 def native() -> ModuleType | None:
     """The C extension, when it is built, current and not switched off; else None."""
-    if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
-        return None
-    try:
-        from ludolab.envs.catan import _core  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    # An installed wheel carries no C source: the extension is then what was shipped.
-    if SOURCE.exists() and hashlib.sha256(SOURCE.read_bytes()).hexdigest() != _core.SOURCE_SHA256:
-        warnings.warn(
-            "ludolab: envs/catan/core.c changed since it was compiled, so the Python reference "
-            "runs in its place (same games, slower). Compile again with `make setup` (or "
-            "`pip install -e .`).",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-        return None
-    return _core
+    return c_extension(
+        "ludolab.envs.catan._core", SOURCE, "the Python reference runs in its place"
+    )
 
 
 def stream_key(seed: int | str) -> list[int]:

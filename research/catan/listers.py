@@ -22,9 +22,6 @@ all of the layout's boards or for none: one board is checked for them all.
 
 from __future__ import annotations
 
-import hashlib
-import os
-import warnings
 from array import array
 from dataclasses import dataclass
 from functools import cache
@@ -33,7 +30,7 @@ from types import ModuleType
 
 import numpy as np
 
-from ludolab.envs.compiled import PURE_PYTHON_ENV
+from ludolab.envs.compiled import c_extension
 from ludolab.research.catan.kernel import (
     KIND_TERRAIN,
     PART_HARBORS,
@@ -61,25 +58,9 @@ class Layouts:
 @cache
 def native() -> ModuleType | None:
     """The C extension, when it is built, current and not switched off; else None."""
-    if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
-        return None
-    try:
-        from ludolab.research.catan import _listers  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    # An installed wheel carries no C source: the extension is then what was shipped.
-    if SOURCE.exists():
-        digest = hashlib.sha256(SOURCE.read_bytes()).hexdigest()
-        if digest != _listers.SOURCE_SHA256:
-            warnings.warn(
-                "ludolab: research/catan/listers.c changed since it was compiled, so the "
-                "listings run in Python (same results, slower). Compile again with "
-                "`make setup` (or `pip install -e .`).",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-            return None
-    return _listers
+    return c_extension(
+        "ludolab.research.catan._listers", SOURCE, "the listings run in Python"
+    )
 
 
 def prunes_every_token_rule(ck: Checker, deserts: list[int]) -> bool:
