@@ -87,7 +87,7 @@ def parameter_label(game: str, condition: dict[str, Any]) -> str:
     if parameter.startswith("options."):
         name = parameter.removeprefix("options.")
         unit = OPTION_UNITS[game].get(name, "")
-        return f"{name.replace('_', ' ')}{f' ({unit})' if unit else ''}, rule option"
+        return f"{name.replace('_', ' ')}{_unit_suffix(unit)}, rule option"
     cname, _, pname = parameter.rpartition(".")
     return f"{cname} {pname.replace('_', ' ')}{_unit_suffix(_constraint_unit(game, condition))}"
 
@@ -252,6 +252,7 @@ def _plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
         first = by_name[members[0][0]]
         parameter = first["sweep_parameter"]
         baseline = value_of.get(baseline_name)
+        xlabel = parameter_label(data.game, first)  # reads the constraint set: once a sweep
         marked = f"; the baseline, {baseline_name}, is marked" if baseline is not None else ""
         for lineup in data.lineups:
             means = data.by_setup[
@@ -265,7 +266,7 @@ def _plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
                     means,
                     "value",
                     metrics,
-                    xlabel=parameter_label(data.game, first),
+                    xlabel=xlabel,
                     units=units,
                     baseline=baseline,
                     cluster="setup" if data.paired else None,

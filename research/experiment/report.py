@@ -30,7 +30,7 @@ from ludolab.research.experiment.analysis import (
 from ludolab.research.experiment.figures import RunFigure, plot_run
 from ludolab.research.files import write_text
 from ludolab.research.markdown import escape_markdown
-from ludolab.research.metrics.registry import game_unit
+from ludolab.research.metrics.registry import game_unit, short_unit
 from ludolab.research.plots.style import FigureStyle
 from ludolab.research.stats import to_markdown
 from ludolab.research.stats.multiple import CORRECTION_NAMES
@@ -334,7 +334,7 @@ def main_table(analysis: Analysis) -> pd.DataFrame:
         {
             "lineup": pw["lineup"],
             "metric": [
-                f"{m} ({u})" if (u := re.sub(r"\s*[\[(].*$", "", _unit(analysis, m))) else m
+                f"{m} ({u})" if (u := short_unit(_unit(analysis, m))) else m
                 for m in pw["metric"]
             ],
             "condition": pw["condition1"],

@@ -28,7 +28,8 @@ import numpy as np
 import pandas as pd
 
 from ludolab.research.files import write_text
-from ludolab.research.metrics.registry import game_unit
+from ludolab.research.metrics.registry import game_unit, short_unit
+from ludolab.research.stats.multiple import CORRECTION_NAMES
 from ludolab.research.stats.power import smallest_p
 from ludolab.research.stats.report import (
     escape_latex,
@@ -46,12 +47,6 @@ TABLES_DIR = "tables"
 SHORT_CORRECTION = {"holm": "Holm", "bonferroni": "Bonferroni", "fdr_bh": "BH", "none": "unadj."}
 """Each correction as a column header names it: ``p (Holm)``."""
 
-_LONG_CORRECTION = {
-    "holm": "Holm's step-down method (family-wise error rate)",
-    "bonferroni": "Bonferroni's method (family-wise error rate)",
-    "fdr_bh": "the Benjamini-Hochberg method (false discovery rate)",
-    "none": "no correction",
-}
 
 _FAMILY_WORDS = {
     "all": "the run's single family",
@@ -148,7 +143,7 @@ def latex_p(p: float, marked: bool) -> str:
 
 def _with_unit(name: str, unit: str) -> str:
     """``turns (player turns)``; a unit's own remark ("share [0, 1]") stays in the CSV."""
-    unit = re.sub(r"\s*[\[(].*$", "", unit).strip()
+    unit = short_unit(unit)
     return f"{name} ({unit})" if unit else name
 
 
@@ -376,7 +371,7 @@ def _comparison_notes(
             f"{floor:.3g}, is not below $\\alpha/m$)."
         )
     notes += [
-        f"p: {test}, adjusted by {_LONG_CORRECTION.get(correction, correction)} over {family}; "
+        f"p: {test}, adjusted by {CORRECTION_NAMES.get(correction, correction)} over {family}; "
         f"{DAGGER} p (adj.) $<$ {alpha:g} after that correction"
         + (" (exploratory: listed apart, not findings)." if "exploratory" in families else "."),
     ]
@@ -439,7 +434,7 @@ def trend_latex_table(
         f"Swept parameters: {swept}. "
         "Slope: OLS of setup means on the swept value, in the metric's unit per unit of the "
         f"parameter, with its 95\\% interval ({errors}). The {len(trends)} slope "
-        f"tests are their own family, adjusted by {_LONG_CORRECTION.get(correction, correction)}; "
+        f"tests are their own family, adjusted by {CORRECTION_NAMES.get(correction, correction)}; "
         f"{DAGGER} p (adj.) $<$ {alpha:g} after that correction.",
     ]
     numbers = trends.assign(unit=units)[TREND_CSV_COLUMNS]

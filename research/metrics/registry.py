@@ -9,6 +9,7 @@ games of one condition; a k-way shared win counts 1/k win for each of the k winn
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # pandas only for metrics_table: `ludolab metrics` starts without it
@@ -219,6 +220,12 @@ METRICS: dict[str, Metric] = {
 """Every metric: per-game ones shared by both games under their column names, game-specific
 ones as ``catan.<column>`` / ``gallery.<column>``, per-condition ones as
 ``condition.<column>`` (``<s>`` stands for a seat number, ``<metric>`` for a per-game column)."""
+
+
+def short_unit(unit: str) -> str:
+    """A unit without its remark, as a label or a table header shows it: "share [0, 1]" is
+    "share", "pips (a board feature)" is "pips"."""
+    return re.sub(r"\s*[\[(].*$", "", unit).strip()
 
 
 def game_unit(game: str, column: str) -> str:

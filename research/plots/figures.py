@@ -46,7 +46,7 @@ from matplotlib.ticker import MaxNLocator
 from scipy import stats as st
 
 from ludolab.envs.catan.board import Board
-from ludolab.research.metrics.registry import METRICS
+from ludolab.research.metrics.registry import METRICS, short_unit
 from ludolab.research.plots import board as board_plot
 from ludolab.research.plots.style import current_style
 from ludolab.research.stats.compare import check_columns, condition_order, numeric_column
@@ -129,7 +129,7 @@ def metric_label(column: str) -> str:
     meta = _lookup(column)
     if meta is None:
         return words
-    unit = re.sub(r"\s*[\[(].*$", "", meta.unit).strip()
+    unit = short_unit(meta.unit)
     if not unit or len(unit) > 12 or unit in ("bool", "as the metric") or unit in words.split():
         return words
     return f"{words} ({unit})"
@@ -807,7 +807,7 @@ def dose_response(
                 xs, [f"{v:g}\nbaseline" if baseline is not None and v == baseline else f"{v:g}"
                      for v in xs]
             )
-            unit = re.sub(r"\s*[\[(].*$", "", (units or {}).get(metric, "")).strip()
+            unit = short_unit((units or {}).get(metric, ""))
             label = metric.replace("_", " ")
             ax.set_ylabel(f"{label} ({unit})" if unit and len(unit) <= 14 else label)
             ax.set_xlabel(xlabel or x.replace("_", " "))
