@@ -51,7 +51,13 @@ class Agent:
 
     def reset(self, seat: int, seed: int) -> None:
         self.seat = seat
-        self.rng = random.Random(f"ludolab.{self.game}.agent:{self.name}:{seed}:{seat}")
+        self.rng = random.Random(self.stream_seed(seat, seed))
+
+    @classmethod
+    def stream_seed(cls, seat: int, seed: int) -> str:
+        """What ``reset(seat, seed)`` seeds ``rng`` with (a native copy of an agent draws the
+        same numbers from it)."""
+        return f"ludolab.{cls.game}.agent:{cls.name}:{seed}:{seat}"
 
     def act(self, game: Any, legal: Sequence[int]) -> int:
         raise NotImplementedError

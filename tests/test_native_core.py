@@ -1,6 +1,11 @@
-"""The native core's random stream against CPython's random.Random, number for number; the
-engine's own streams through it; bad input; the switches; and a run under AddressSanitizer and
-UndefinedBehaviorSanitizer (slow)."""
+"""The native core against the reference: its random stream against CPython's random.Random,
+number for number; its games against engine.Game's, action for action and field for field (for
+every seat count, option and shipped agent); bad input; the switches; and a run under
+AddressSanitizer and UndefinedBehaviorSanitizer (slow).
+
+Every test that plays a game in debug mode (``GameOptions(debug=True)``: the rules tests, the
+soak tests) also steps the core beside the reference and compares the two after every action
+(``native.check_step``); the tests here check that this check can fail."""
 
 from __future__ import annotations
 
@@ -17,7 +22,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ludolab.envs.catan import actions as A
 from ludolab.envs.catan import engine, native
+from ludolab.envs.catan.agents import make_agent, parse_agent_spec
+from ludolab.envs.catan.engine import Game, GameOptions, InvariantError
+from ludolab.envs.catan.play import game_record, play_game, play_out
+from ludolab.envs.rules import IllegalActionError
+from ludolab.research.catan.samplers import fair_board
 
 CORE = native.native()
 needs_core = pytest.mark.skipif(
@@ -134,6 +145,201 @@ def test_bad_calls_raise_and_leave_the_stream_as_it_was() -> None:
     assert s.getstate() == before
 
 
+# Seat counts x options: every option that takes another code path in the rules.
+OPTIONS = [
+    {},
+    {"friendly_robber": True, "discard_limit": 9},
+    {"vp_to_win": 8, "cut_holder_keeps_ties": False},
+    {"trade_offers_per_turn": 0},
+    {"discard_limit": 0, "turn_limit": 60},
+    # (With no turn limit a game can last for ever: a seat boxed in cannot reach 12 points.)
+    {"turn_limit": 3000, "vp_to_win": 12},
+    {"trade_offers_per_turn": 5, "friendly_robber": True},
+]
+
+
+def reference_random_game(board, n: int, seed: int, options: GameOptions):
+    """The reference engine and the Python random agent: (actions taken, record)."""
+    game = Game(board, n, seed, options)
+    agents = [make_agent("random") for _ in range(n)]
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, seed)
+    actions = []
+    while not game.done:
+        forced = game.forced_action()
+        action = forced if forced >= 0 else agents[game.acting].act(game, game.legal_actions())
+        actions.append(action)
+        game.step(action)
+    return actions, game_record(game, ["random"] * n)
+
+
+def native_random_game(board, n: int, seed: int, options: GameOptions):
+    core = native.new_core(CORE, board, n, seed, options)
+    keys = [native.stream_key(f"ludolab.catan.agent:random:{seed}:{q}") for q in range(n)]
+    actions = core.play_random(keys, log=True)
+    return actions, core.record()
+
+
+def assert_same_random_games(games: int, first: int = 0) -> None:
+    for k in range(first, first + games):
+        n, options = 2 + k % 3, GameOptions(**OPTIONS[k % len(OPTIONS)])
+        board = fair_board(k % 17)
+        theirs, record = reference_random_game(board, n, 1000 + k, options)
+        mine, fields = native_random_game(board, n, 1000 + k, options)
+        assert mine == theirs, (k, n, options)
+        assert play_game_record(fields, record) == record, (k, n, options)
+
+
+def play_game_record(fields: tuple, like):
+    from ludolab.envs.catan.play import core_record
+
+    return core_record(fields, like.board_id, like.seed, like.agents)
+
+
+@needs_core
+def test_the_core_numbers_actions_as_the_reference_does() -> None:
+    assert CORE.N_ACTIONS == A.N_ACTIONS == 300
+
+
+@needs_core
+def test_random_games_are_the_reference_s_action_for_action() -> None:
+    """2-4 seats, every option set, 210 games: the same actions and the same records."""
+    assert_same_random_games(210)
+
+
+@needs_core
+@pytest.mark.slow
+def test_ten_thousand_random_games_are_the_reference_s() -> None:
+    assert_same_random_games(10_000, first=210)
+
+
+@needs_core
+def test_play_game_with_random_agents_runs_on_the_core_and_gives_the_reference_s_record() -> None:
+    board = fair_board(4)
+    cases = ((4, {}), (3, {"trade_offers_per_turn": 0}), (2, {"vp_to_win": 6, "turn_limit": None}))
+    for n, extra in cases:
+        options = GameOptions(**extra)
+        agents = [make_agent("random") for _ in range(n)]
+        record = play_game(board, agents, 77, options)
+        game = Game(board, n, 77, options)
+        play_out(game, agents, 77)
+        assert record == game_record(game, ["random"] * n)
+
+
+@needs_core
+@pytest.mark.parametrize(
+    "lineup",
+    [
+        ["greedy"] * 4,
+        ["greedy", "random", "greedy:robber=production"],
+        ["random", "greedy"],
+        ["lookahead:playouts=4,finalists=2", "greedy", "random", "greedy"],
+        ["mcts:playouts=4", "greedy", "greedy"],
+    ],
+)
+def test_every_agent_s_games_step_the_core_in_step_with_the_reference(lineup) -> None:
+    """Debug mode holds the core to the reference after every action (native.check_step),
+    the search agents' own play-outs included; these lineups take every phase: trades offered
+    and answered, robber, cards. (The search agents' games are cut short: every step of every
+    play-out is checked.)"""
+    search = any(a.startswith(("lookahead", "mcts")) for a in lineup)
+    for k, extra in enumerate(OPTIONS[:1] if search else OPTIONS[:3]):
+        options = GameOptions(debug=True, **{**extra, "turn_limit": 40 if search else 150})
+        record = play_game(fair_board(k), [parse_agent_spec(a) for a in lineup], k, options)
+        assert record.n_actions > 0
+
+
+@needs_core
+def test_the_step_check_fails_when_the_core_disagrees() -> None:
+    game = Game(fair_board(1), 3, 5)
+    for _ in range(6):  # into the setup
+        game.step(game.legal_actions()[0])
+    assert native.differences(native.core_of(game), game) == []
+    mirror = native.mirror_of(game)
+    mirror.core.set_state({"bank": [18, 19, 19, 19, 19]})
+    action = game.legal_actions()[0]
+    game.step(action)
+    with pytest.raises(InvariantError, match=r"native core and reference disagree .*bank: core"):
+        native.check_step(mirror, game, action)
+    mirror = native.mirror_of(game)
+    mirror.core.set_state({"phase": engine.MAIN})
+    with pytest.raises(InvariantError, match="the core refused action"):
+        native.check_step(mirror, game, game.legal_actions()[0])
+    while game.phase != engine.MAIN:  # to a turn's end: the traces are checked too
+        game.step(game.legal_actions()[0])
+    mirror = native.mirror_of(game)
+    mirror.core.set_state({"vp_public": [0, 0, 5]})
+    game.step(A.END_TURN)
+    expected = r"vp_by_turn: core \[\(0, 0, 5\)\], reference \[\(2, 2, 2\)\]"
+    with pytest.raises(InvariantError, match=expected):
+        native.check_step(mirror, game, A.END_TURN)
+
+
+@needs_core
+def test_illegal_actions_change_nothing_and_read_as_before() -> None:
+    board = fair_board(2)
+    core = native.new_core(CORE, board, 4, 9, GameOptions())
+    before = core.get_state()
+    for bad in (-1, -2, 300, 2**80, -(2**80), A.ROLL, A.ROAD + 3):
+        assert core.step(bad) is False
+        assert core.is_legal(bad) is False
+    assert core.get_state() == before
+    with pytest.raises(TypeError):
+        core.step("x")
+    # play_game's error for a bad lineup is the reference's, with or without the core
+    with pytest.raises(ValueError, match="n_players must be 2..4, got 5"):
+        play_game(board, [make_agent("random") for _ in range(5)], 0)
+    with pytest.raises(IllegalActionError, match=r"action 1 \(roll\) is not legal for seat 0"):
+        Game(board, 4, 9).step(A.ROLL)
+
+
+@needs_core
+def test_a_clone_is_independent_and_plays_on_the_same() -> None:
+    core = native.new_core(CORE, fair_board(3), 4, 21, GameOptions())
+    keys = [native.stream_key(f"k{q}") for q in range(4)]
+    for action in core.legal_actions()[:1] * 1:
+        core.step(action)
+    copy = core.clone()
+    before = core.get_state()
+    copy_actions = copy.play_random(keys, log=True)
+    assert core.get_state() == before
+    assert core.play_random(keys, log=True) == copy_actions
+    assert core.record() == copy.record()
+
+
+@needs_core
+def test_bad_states_and_calls_give_clear_errors_and_change_nothing() -> None:
+    core = native.new_core(CORE, fair_board(3), 3, 1, GameOptions())
+    before = core.get_state()
+    cases = [
+        ({"robber": 19}, ValueError, r"robber: expected 0..18, got 19"),
+        ({"hands": [[0] * 5] * 2}, ValueError, r"hands: expected 3 rows"),
+        ({"hands": [[0] * 5, [0, 0, -1, 0, 0], [0] * 5]}, ValueError, r"hands\[1\]\[2\]"),
+        ({"owner": [3] + [-1] * 53}, ValueError, r"a seat outside 0..2"),
+        ({"dev_deck": [0] * 26}, ValueError, r"dev_deck: expected at most 25 items"),
+        ({"_offer": (1, 3, 2)}, ValueError, r"_offer: expected \(give, 1 or 2, get\)"),
+        ({"_dice_rng": (1, 2)}, ValueError, r"random.Random.getstate\(\)\[1\]"),
+        ({"dice": [7, 13]}, ValueError, r"dice\[1\]: expected 2..12, got 13"),
+        ({"no_such_field": 1}, KeyError, r"no field 'no_such_field'"),
+        ({"phase": "main"}, TypeError, r"phase: expected an integer"),
+    ]
+    for fields, error, message in cases:
+        with pytest.raises(error, match=message):
+            core.set_state({"bank": [0] * 5, "dice": [2, 3], **fields})
+        assert core.get_state() == before
+    with pytest.raises(ValueError, match="n_players must be 2..4, got 5"):
+        CORE.Core(5, *native.board_tables(fair_board(0)), 0, (10, 7, 0, 1000, 2, 1), [1], [2], [3])
+    with pytest.raises(ValueError, match=r"hex_number\[0\]: expected 0..12, got 13"):
+        CORE.Core(4, (0,) * 19, (13,) * 19, (-1,) * 54, 0, (10, 7, 0, 1000, 2, 1), [1], [2], [3])
+    with pytest.raises(ValueError, match=r"keys: expected 3 \(one per seat\), got 2"):
+        core.play_random([[1], [2]])
+    t = engine.tables()
+    with pytest.raises(ValueError, match=r"path_nodes\[0\]\[1\]: expected 0..53"):
+        CORE.set_topology(t.hex_corners, t.node_hexes, t.node_neighbours, t.node_paths,
+                          ((0, 54),) + t.path_nodes[1:])
+    assert native.core_of(Game(fair_board(0), 2, 0)).legal_actions()[:2] == [5, 6]  # unchanged
+
+
 def test_the_switch_and_a_stale_source_run_the_reference(monkeypatch, tmp_path) -> None:
     monkeypatch.setenv(native.PURE_PYTHON_ENV, "1")
     native.native.cache_clear()
@@ -188,6 +394,107 @@ for call in (lambda: s.getrandbits(65), lambda: s.randbelow(0), lambda: s.shuffl
         pass
     else:
         raise AssertionError("no error")
+
+# The rules: random games against the reference's, greedy ones step by step, clones, and bad
+# states and calls.
+from ludolab.envs.catan import native
+from ludolab.envs.catan.agents import make_agent
+from ludolab.envs.catan.engine import Game, GameOptions, tables
+from ludolab.envs.catan.play import game_record
+from ludolab.research.catan.samplers import fair_board
+t = tables()
+_core.set_topology(t.hex_corners, t.node_hexes, t.node_neighbours, t.node_paths, t.path_nodes)
+OPTIONS = [{}, {"friendly_robber": True, "discard_limit": 0, "turn_limit": 80},
+           {"vp_to_win": 8, "cut_holder_keeps_ties": False, "trade_offers_per_turn": 4}]
+for k in range(24):
+    n, options, board = 2 + k % 3, GameOptions(**OPTIONS[k % 3]), fair_board(k)
+    game = Game(board, n, k, options)
+    agents = [make_agent("greedy" if k % 2 else "random") for _ in range(n)]
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, k)
+    mirror = native.new_core(_core, board, n, k, options)
+    actions = []
+    while not game.done:
+        forced = game.forced_action()
+        action = forced if forced >= 0 else agents[game.acting].act(game, game.legal_actions())
+        assert mirror.legal_actions() == game.legal_actions()
+        assert mirror.step(action) and not mirror.step(-1)
+        game.step(action)
+        actions.append(action)
+        if k % 2:  # the greedy games: every field after every action
+            mine, theirs = mirror.get_state(), native.game_state(game)
+            assert all(native._comparable(mine[f]) == native._comparable(theirs[f])
+                       for f in theirs)
+            if len(actions) % 7:
+                mirror = mirror.clone()
+            else:  # a fresh core, in the reference's state
+                mirror = native.new_core(_core, board, n, k, options)
+                mirror.set_state(native.game_state(game))
+    if k % 2 == 0:
+        again = native.new_core(_core, board, n, k, options)
+        keys = [native.stream_key(f"ludolab.catan.agent:random:{k}:{q}") for q in range(n)]
+        assert again.play_random(keys, log=True) == actions
+        assert again.record()[:5] == mirror.record()[:5]
+    assert mirror.record()[2] == game_record(game, ["x"] * n).turns
+# States set by hand, in range but not consistent: stepping them must not crash.
+fuzz = random.Random(5)
+base = native.new_core(_core, fair_board(0), 4, 0, GameOptions())
+for _ in range(30):
+    base.step(base.legal_actions()[fuzz.randrange(len(base.legal_actions()))])
+RANDOM_FIELDS = {
+    "phase": lambda: fuzz.randrange(11), "acting": lambda: fuzz.randrange(4),
+    "current": lambda: fuzz.randrange(4), "_last_settlement": lambda: fuzz.randrange(-1, 54),
+    "_discarding": lambda: [fuzz.randrange(4) for _ in range(fuzz.randrange(5))],
+    "_victims": lambda: [fuzz.randrange(4) for _ in range(fuzz.randrange(5))],
+    "_accepted": lambda: [fuzz.randrange(4) for _ in range(fuzz.randrange(5))],
+    "_responders": lambda: [fuzz.randrange(4) for _ in range(fuzz.randrange(5))],
+    "_to_discard": lambda: [fuzz.randrange(5) for _ in range(4)],
+    "hand_size": lambda: [fuzz.randrange(3) for _ in range(4)],
+    "hands": lambda: [[fuzz.randrange(3) for _ in range(5)] for _ in range(4)],
+    "_offer": lambda: fuzz.choice([None, (0, 1, 2), (4, 2, 3)]),
+    "dev_deck": lambda: [fuzz.randrange(5) for _ in range(fuzz.randrange(26))],
+    "dev_hand": lambda: [[fuzz.randrange(2) for _ in range(5)] for _ in range(4)],
+    "_free_roads": lambda: fuzz.randrange(3), "robber": lambda: fuzz.randrange(19),
+    "owner": lambda: [fuzz.randrange(-1, 4) for _ in range(54)],
+    "road_owner": lambda: [fuzz.randrange(-1, 4) for _ in range(72)],
+    "building": lambda: [fuzz.randrange(3) for _ in range(54)],
+    "_after_robber": lambda: fuzz.randrange(11), "_after_road_building": lambda: fuzz.randrange(11),
+}
+for _ in range(400):
+    game = base.clone()
+    names = fuzz.sample(sorted(RANDOM_FIELDS), fuzz.randrange(1, 6))
+    game.set_state({name: RANDOM_FIELDS[name]() for name in names})
+    for _ in range(60):
+        legal = game.legal_actions()
+        if not legal:
+            break
+        game.step(legal[fuzz.randrange(len(legal))])
+        game.is_legal(fuzz.randrange(-2, 302)); game.forced_action(); game.get_state()
+    try:
+        game.play_random([[1], [2], [3], [4]])
+    except RuntimeError:
+        pass  # no legal action in a state set by hand
+    game.record()
+
+core = native.new_core(_core, fair_board(0), 3, 0, GameOptions())
+for bad in ({"robber": 19}, {"hands": [[0] * 5] * 2}, {"owner": [3] + [-1] * 53},
+            {"dev_deck": [0] * 26}, {"_offer": (1, 3, 2)}, {"_dice_rng": (1, 2)},
+            {"dice": [7, 13]}, {"nothing": 1}, {"phase": "x"}, {"vp_by_turn": [(1, 2)]},
+            {"network": [{1}, {2}, {99}]}, {"_forced_dice": [7]}, "not a dict"):
+    try:
+        core.set_state(bad)
+    except (ValueError, TypeError, KeyError):
+        pass
+    else:
+        raise AssertionError(bad)
+for call in (lambda: core.play_random([[1]]), lambda: core.step("x"),
+             lambda: _core.set_topology((), (), (), (), ())):
+    try:
+        call()
+    except (ValueError, TypeError):
+        pass
+    else:
+        raise AssertionError("no error")
 print("clean")
 """
 
@@ -213,10 +520,12 @@ def test_the_core_is_clean_under_asan_and_ubsan(tmp_path: Path) -> None:
     env = os.environ | {
         "LD_PRELOAD": libasan,
         "ASAN_OPTIONS": "detect_leaks=0",  # the interpreter's own allocations are not ours
+        "PYTHONMALLOC": "malloc",  # the core's PyMem buffers from malloc, where ASan sees them
         "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
     }
     run = subprocess.run(
-        [sys.executable, "-c", SANITIZED, str(tmp_path)], capture_output=True, text=True, env=env
+        [sys.executable, "-c", SANITIZED, str(tmp_path)], capture_output=True, text=True,
+        env=env | {native.PURE_PYTHON_ENV: "1"},  # the reference in Python beside the core
     )
     assert run.returncode == 0 and run.stdout.strip() == "clean", run.stderr[-3000:]
     assert "runtime error" not in run.stderr and "AddressSanitizer" not in run.stderr

@@ -41,6 +41,7 @@ import random
 from typing import SupportsIndex
 
 from ludolab.envs.catan import actions as A
+from ludolab.envs.catan import native
 from ludolab.envs.catan.board import DESERT, Board
 from ludolab.envs.catan.options import GameOptions
 from ludolab.envs.catan.topology import load_layout
@@ -201,6 +202,16 @@ def _longest_trail(
     return best
 
 
+def check_table(board: Board, n_players: int) -> None:
+    """Raise ValueError unless the engine can play ``board`` with ``n_players`` seats."""
+    if board.layout != "standard":
+        raise ValueError(
+            f"the engine plays the standard layout; board {board.id} uses {board.layout!r}"
+        )
+    if not 2 <= n_players <= A.MAX_PLAYERS:
+        raise ValueError(f"n_players must be 2..{A.MAX_PLAYERS}, got {n_players}")
+
+
 class Game:
     """The state of one game and its rules.
 
@@ -218,12 +229,7 @@ class Game:
     ) -> None:
         # Any integer type (numpy's too): compiled, an `int` parameter would refuse them.
         n_players, seed = operator.index(n_players), operator.index(seed)
-        if board.layout != "standard":
-            raise ValueError(
-                f"the engine plays the standard layout; board {board.id} uses {board.layout!r}"
-            )
-        if not 2 <= n_players <= A.MAX_PLAYERS:
-            raise ValueError(f"n_players must be 2..{A.MAX_PLAYERS}, got {n_players}")
+        check_table(board, n_players)
         t = tables()
         self.board = board
         self.n_players = n = n_players
@@ -635,6 +641,8 @@ class Game:
             ok = self.is_legal(action)
         if not ok:
             raise IllegalActionError(self._illegal_message(action))
+        # In debug mode the native core takes the same step from the same state (checked below).
+        mirror = native.debug_mirror(self) if self._debug else None
         self._legal = None
         self.n_actions += 1
         p = self.acting
@@ -673,6 +681,8 @@ class Game:
             self._confirm(p, action)
         if self._debug:
             self.check_invariants()
+            if mirror is not None:
+                native.check_step(mirror, self, action)
 
     def _check_win(self) -> None:
         # A player wins the moment they hold the target during their own turn. Only the seat on

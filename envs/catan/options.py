@@ -41,7 +41,9 @@ class GameOptions:
             holder's road and the holder is left tied for the longest, the holder keeps the card
             (True, the Catan almanac's rule); False sets it aside until one road is alone in
             front (an earlier reading of ``rules/catan.md``).
-        debug: check every invariant after every action (slow; for tests and debugging).
+        debug: check every invariant after every action, and that the native core (when
+            built) takes the same step from the same state to the same state
+            (:func:`ludolab.envs.catan.native.check_step`); slow, for tests and debugging.
     """
 
     vp_to_win: int = 10

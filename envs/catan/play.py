@@ -7,9 +7,11 @@ from collections.abc import Iterator, Sequence
 from math import ceil
 from typing import SupportsIndex, overload
 
+from ludolab.envs.catan import native
 from ludolab.envs.catan.agents.base import Agent
+from ludolab.envs.catan.agents.random_agent import RandomAgent
 from ludolab.envs.catan.board import Board
-from ludolab.envs.catan.engine import MAIN, Game, GameOptions
+from ludolab.envs.catan.engine import MAIN, Game, GameOptions, check_table
 from ludolab.envs.catan.record import GameRecord
 
 
@@ -82,10 +84,57 @@ def play_game(
 
     The game is a pure function of (board, agents' specs, seed, options): the engine draws the
     dice, deck and steals from ``seed``, and each agent is reset with ``seed`` and its seat.
+    When every seat is the plain random agent (no subclass) and the native core is built, the
+    core plays the whole game, the agents' choices drawn in it from their own streams: the
+    same game, action for action (tests/test_native_core.py), several times faster.
     """
-    game = Game(board, len(agents), seed, options)  # (both take numpy's integers too)
+    seed = operator.index(seed)  # numpy's integers too
+    options = options or GameOptions()
+    specs = [agent.spec for agent in agents]
+    if all(type(agent) is RandomAgent for agent in agents) and not options.debug:
+        core = native.native()
+        if core is not None:  # the random agent's choices, made in the core
+            check_table(board, len(agents))
+            game = native.new_core(core, board, len(agents), seed, options)
+            game.play_random(
+                [native.stream_key(RandomAgent.stream_seed(q, seed)) for q in range(len(agents))]
+            )
+            return core_record(game.record(), board.id, seed, specs)
+    game = Game(board, len(agents), seed, options)
     play_out(game, agents, seed)
-    return game_record(game, [agent.spec for agent in agents])
+    return game_record(game, specs)
+
+
+def core_record(fields: tuple, board_id: str, seed: int, specs: Sequence[str]) -> GameRecord:
+    """The :class:`GameRecord` of a game the native core played, from ``Core.record()``."""
+    (
+        winner, truncated, turns, n_actions, final_vp, vp_by_turn, produced, dice,
+        robber_moves, sevens, maritime_trades, domestic_trades, knights_played,
+        first_settlement_turn, first_city_turn, longest_road, largest_army,
+    ) = fields  # fmt: skip
+    return GameRecord(
+        board_id=board_id,
+        seed=seed,
+        agents=tuple(specs),
+        winner=winner,
+        truncated=truncated,
+        turns=turns,
+        rounds=ceil(turns / len(final_vp)),
+        n_actions=n_actions,
+        final_vp=final_vp,
+        vp_by_turn=vp_by_turn,
+        produced=produced,
+        dice=dice,
+        robber_moves=robber_moves,
+        sevens=sevens,
+        maritime_trades=maritime_trades,
+        domestic_trades=domestic_trades,
+        knights_played=knights_played,
+        first_settlement_turn=first_settlement_turn,
+        first_city_turn=first_city_turn,
+        longest_road=longest_road,
+        largest_army=largest_army,
+    )
 
 
 def game_record(game: Game, agent_specs: Sequence[str]) -> GameRecord:
