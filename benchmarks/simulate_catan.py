@@ -132,7 +132,10 @@ def import_ludolab() -> SimpleNamespace:
         play_out(game, players, seed)
         return game_record(game, [p.spec for p in players])
 
+    from ludolab.envs.catan.agents.greedy import BoardInfo
+
     return SimpleNamespace(
+        BoardInfo=BoardInfo,
         GameOptions=GameOptions,
         play_game=play_game,
         play_reference=play_reference,
@@ -152,6 +155,10 @@ def play_ludolab(
     then `play_game` (engine "play_game") or the reference engine's loop ("reference").
     """
     play = api.play_game if engine == "play_game" else api.play_reference
+    # The greedy agent keeps per-board tables across games (BoardInfo); every setting starts
+    # without them, or a setting after another on the same boards would inherit them.
+    api.BoardInfo._cache.clear()
+    api.BoardInfo._last = None
     # Warm-up, untimed: first-call costs (lazy tables, caches) are not charged to game 0.
     play(
         api.fair_board(WARM_UP_SEED),
