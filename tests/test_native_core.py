@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from ludolab.envs.catan import actions as A
 from ludolab.envs.catan import engine, native
-from ludolab.envs.catan.agents import make_agent, parse_agent_spec
+from ludolab.envs.catan.agents import GreedyAgent, make_agent, parse_agent_spec
 from ludolab.envs.catan.engine import Game, GameOptions, InvariantError
-from ludolab.envs.catan.play import game_record, play_game, play_out
+from ludolab.envs.catan.play import game_record, native_seats, play_game, play_out
 from ludolab.envs.rules import IllegalActionError
 from ludolab.research.catan.samplers import fair_board
 
@@ -158,10 +158,23 @@ OPTIONS = [
 ]
 
 
-def reference_random_game(board, n: int, seed: int, options: GameOptions):
-    """The reference engine and the Python random agent: (actions taken, record)."""
-    game = Game(board, n, seed, options)
-    agents = [make_agent("random") for _ in range(n)]
+# Lineups the core plays itself: the random agent, and the greedy agent with each parameter.
+LINEUPS = [
+    ["random"] * 4,
+    ["random"] * 3,
+    ["random"] * 2,
+    ["greedy"] * 4,
+    ["greedy", "random", "greedy:trade=false,offers=false", "random"],
+    ["greedy:dev_cards=false", "greedy:robber=production", "random", "greedy"],
+    ["greedy", "greedy"],
+    ["greedy", "random", "greedy:offers=false"],
+]
+
+
+def reference_game(board, specs: list[str], seed: int, options: GameOptions):
+    """The reference engine and the Python agents: (actions taken, record)."""
+    game = Game(board, len(specs), seed, options)
+    agents = [parse_agent_spec(spec) for spec in specs]
     for seat, agent in enumerate(agents):
         agent.reset(seat, seed)
     actions = []
@@ -170,24 +183,24 @@ def reference_random_game(board, n: int, seed: int, options: GameOptions):
         action = forced if forced >= 0 else agents[game.acting].act(game, game.legal_actions())
         actions.append(action)
         game.step(action)
-    return actions, game_record(game, ["random"] * n)
+    return actions, game_record(game, [agent.spec for agent in agents])
 
 
-def native_random_game(board, n: int, seed: int, options: GameOptions):
-    core = native.new_core(CORE, board, n, seed, options)
-    keys = [native.stream_key(f"ludolab.catan.agent:random:{seed}:{q}") for q in range(n)]
-    actions = core.play_random(keys, log=True)
-    return actions, core.record()
+def native_game(board, specs: list[str], seed: int, options: GameOptions):
+    """The core and its own agents: (actions taken, Core.record())."""
+    core = native.new_core(CORE, board, len(specs), seed, options)
+    seats = native_seats([parse_agent_spec(spec) for spec in specs], seed)
+    return core.play(seats, log=True), core.record()
 
 
-def assert_same_random_games(games: int, first: int = 0) -> None:
+def assert_same_games(games: int, first: int = 0) -> None:
     for k in range(first, first + games):
-        n, options = 2 + k % 3, GameOptions(**OPTIONS[k % len(OPTIONS)])
+        specs, options = LINEUPS[k % len(LINEUPS)], GameOptions(**OPTIONS[k % len(OPTIONS)])
         board = fair_board(k % 17)
-        theirs, record = reference_random_game(board, n, 1000 + k, options)
-        mine, fields = native_random_game(board, n, 1000 + k, options)
-        assert mine == theirs, (k, n, options)
-        assert play_game_record(fields, record) == record, (k, n, options)
+        theirs, record = reference_game(board, specs, 1000 + k, options)
+        mine, fields = native_game(board, specs, 1000 + k, options)
+        assert mine == theirs, (k, specs, options)
+        assert play_game_record(fields, record) == record, (k, specs, options)
 
 
 def play_game_record(fields: tuple, like):
@@ -202,28 +215,44 @@ def test_the_core_numbers_actions_as_the_reference_does() -> None:
 
 
 @needs_core
-def test_random_games_are_the_reference_s_action_for_action() -> None:
-    """2-4 seats, every option set, 210 games: the same actions and the same records."""
-    assert_same_random_games(210)
+def test_the_core_s_games_are_the_reference_s_action_for_action() -> None:
+    """The random and greedy agents (every greedy parameter), 2-4 seats, every option set,
+    280 games: the same actions and the same records."""
+    assert_same_games(280)
 
 
 @needs_core
 @pytest.mark.slow
-def test_ten_thousand_random_games_are_the_reference_s() -> None:
-    assert_same_random_games(10_000, first=210)
+def test_ten_thousand_games_are_the_reference_s() -> None:
+    assert_same_games(10_000, first=280)
 
 
 @needs_core
-def test_play_game_with_random_agents_runs_on_the_core_and_gives_the_reference_s_record() -> None:
+def test_play_game_runs_the_core_s_agents_on_it_and_gives_the_reference_s_record() -> None:
     board = fair_board(4)
-    cases = ((4, {}), (3, {"trade_offers_per_turn": 0}), (2, {"vp_to_win": 6, "turn_limit": None}))
-    for n, extra in cases:
+    cases = (
+        (["random"] * 4, {}),
+        (["random", "greedy", "greedy:robber=production"], {"trade_offers_per_turn": 0}),
+        (["greedy", "random"], {"vp_to_win": 6, "turn_limit": None}),
+    )
+    for specs, extra in cases:
         options = GameOptions(**extra)
-        agents = [make_agent("random") for _ in range(n)]
+        agents = [parse_agent_spec(spec) for spec in specs]
+        assert native_seats(agents, 77) is not None
         record = play_game(board, agents, 77, options)
-        game = Game(board, n, 77, options)
+        game = Game(board, len(agents), 77, options)
         play_out(game, agents, 77)
-        assert record == game_record(game, ["random"] * n)
+        assert record == game_record(game, [agent.spec for agent in agents])
+
+
+@needs_core
+def test_agents_the_core_does_not_have_play_on_the_reference() -> None:
+    class Cautious(GreedyAgent):  # a researcher's variant: it may change any rule
+        pass
+
+    lookahead = parse_agent_spec("lookahead:playouts=2,finalists=2")
+    assert native_seats([make_agent("greedy"), Cautious()], 1) is None
+    assert native_seats([make_agent("random"), lookahead], 1) is None
 
 
 @needs_core
@@ -296,14 +325,14 @@ def test_illegal_actions_change_nothing_and_read_as_before() -> None:
 @needs_core
 def test_a_clone_is_independent_and_plays_on_the_same() -> None:
     core = native.new_core(CORE, fair_board(3), 4, 21, GameOptions())
-    keys = [native.stream_key(f"k{q}") for q in range(4)]
-    for action in core.legal_actions()[:1] * 1:
-        core.step(action)
+    seats = [("random", native.stream_key(f"k{q}")) for q in range(3)]
+    seats.insert(1, ("greedy", [7], True, True, True, True))
+    core.step(core.legal_actions()[0])
     copy = core.clone()
     before = core.get_state()
-    copy_actions = copy.play_random(keys, log=True)
+    copy_actions = copy.play(seats, log=True)
     assert core.get_state() == before
-    assert core.play_random(keys, log=True) == copy_actions
+    assert core.play(seats, log=True) == copy_actions
     assert core.record() == copy.record()
 
 
@@ -331,8 +360,14 @@ def test_bad_states_and_calls_give_clear_errors_and_change_nothing() -> None:
         CORE.Core(5, *native.board_tables(fair_board(0)), 0, (10, 7, 0, 1000, 2, 1), [1], [2], [3])
     with pytest.raises(ValueError, match=r"hex_number\[0\]: expected 0..12, got 13"):
         CORE.Core(4, (0,) * 19, (13,) * 19, (-1,) * 54, 0, (10, 7, 0, 1000, 2, 1), [1], [2], [3])
-    with pytest.raises(ValueError, match=r"keys: expected 3 \(one per seat\), got 2"):
-        core.play_random([[1], [2]])
+    with pytest.raises(ValueError, match=r"seats: expected 3 \(one per seat\), got 2"):
+        core.play([("random", [1]), ("random", [2])])
+    for bad in (("nobody", [1]), ("greedy", [1], True), ("random", [1], 5), "random"):
+        with pytest.raises(ValueError, match=r"seats\[1\]: expected \(\"random\", key\)"):
+            core.play([("random", [1]), bad, ("random", [3])])
+    with pytest.raises(ValueError, match=r"key\[0\]: expected an integer in 0..2\*\*32-1"):
+        core.play([("random", [1]), ("random", [-1]), ("random", [3])])
+    assert core.get_state() == before
     t = engine.tables()
     with pytest.raises(ValueError, match=r"path_nodes\[0\]\[1\]: expected 0..53"):
         CORE.set_topology(t.hex_corners, t.node_hexes, t.node_neighbours, t.node_paths,
@@ -400,7 +435,7 @@ for call in (lambda: s.getrandbits(65), lambda: s.randbelow(0), lambda: s.shuffl
 from ludolab.envs.catan import native
 from ludolab.envs.catan.agents import make_agent
 from ludolab.envs.catan.engine import Game, GameOptions, tables
-from ludolab.envs.catan.play import game_record
+from ludolab.envs.catan.play import game_record, native_seats
 from ludolab.research.catan.samplers import fair_board
 t = tables()
 _core.set_topology(t.hex_corners, t.node_hexes, t.node_neighbours, t.node_paths, t.path_nodes)
@@ -430,10 +465,10 @@ for k in range(24):
             else:  # a fresh core, in the reference's state
                 mirror = native.new_core(_core, board, n, k, options)
                 mirror.set_state(native.game_state(game))
+    again = native.new_core(_core, board, n, k, options)  # the core's own agents
+    kinds = [type(a)() for a in agents]
+    assert again.play(native_seats(kinds, k), log=True) == actions
     if k % 2 == 0:
-        again = native.new_core(_core, board, n, k, options)
-        keys = [native.stream_key(f"ludolab.catan.agent:random:{k}:{q}") for q in range(n)]
-        assert again.play_random(keys, log=True) == actions
         assert again.record()[:5] == mirror.record()[:5]
     assert mirror.record()[2] == game_record(game, ["x"] * n).turns
 # States set by hand, in range but not consistent: stepping them must not crash.
@@ -471,9 +506,10 @@ for _ in range(400):
         game.step(legal[fuzz.randrange(len(legal))])
         game.is_legal(fuzz.randrange(-2, 302)); game.forced_action(); game.get_state()
     try:
-        game.play_random([[1], [2], [3], [4]])
+        game.play([("random", [1]), ("greedy", [2], 1, 1, 1, 1), ("random", [3]),
+                   ("greedy", [4], 1, 1, 1, 0)])
     except RuntimeError:
-        pass  # no legal action in a state set by hand
+        pass  # no legal action in a state set by hand, or none greedy would choose
     game.record()
 
 core = native.new_core(_core, fair_board(0), 3, 0, GameOptions())
@@ -487,7 +523,8 @@ for bad in ({"robber": 19}, {"hands": [[0] * 5] * 2}, {"owner": [3] + [-1] * 53}
         pass
     else:
         raise AssertionError(bad)
-for call in (lambda: core.play_random([[1]]), lambda: core.step("x"),
+for call in (lambda: core.play([("random", [1])]), lambda: core.step("x"),
+             lambda: core.play([("greedy", [1]), ("random", [2]), ("random", [3])]),
              lambda: _core.set_topology((), (), (), (), ())):
     try:
         call()

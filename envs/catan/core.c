@@ -15,7 +15,9 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -1180,6 +1182,725 @@ static PyTypeObject StreamType = {
     .tp_methods = Stream_methods,
 };
 
+/* ---------------------------------------------------------------------------- agents
+ *
+ * The shipped agents the core can play itself, each the same decisions from the same stream as
+ * its Python original: the random agent (agents/random_agent.py) and the greedy builder
+ * (agents/greedy.py, whose docstrings give the reasons for each rule). The greedy agent's
+ * caches are left out (they change its speed, not its choices): everything is worked out at
+ * each decision, in the same order and the same floating-point arithmetic.
+ */
+
+enum { AGENT_RANDOM, AGENT_GREEDY };
+enum { B_CITY, B_SETTLEMENT, B_DEV, B_ROAD }; /* greedy's build kinds, in priority order */
+static const int *const BUILD_COSTS[4] = {CITY_COST, SETTLEMENT_COST, DEV_COST, ROAD_COST};
+static const int MOST_NEEDED[N_RES] = {1, 1, 2, 1, 3};
+static const double BASE_RESOURCE_WEIGHT[N_RES] = {1.0, 0.8, 1.0, 1.0, 1.0};
+#define NO_TRADE_MARGIN 3
+
+typedef struct { /* greedy.BoardInfo */
+    int hex_pips[N_HEXES];
+    double weight[N_RES];
+    int node_pips[N_NODES][N_RES];
+    double node_value[N_NODES];
+    int n_new[N_NODES], new_r[N_NODES][N_RES];
+    double new_bonus[N_NODES][N_RES];
+    double fresh_value[N_NODES];
+} BoardInfo;
+
+typedef struct {
+    int kind, seat;
+    MT rng;
+    int trade, offers, dev_cards, robber_leader; /* greedy's parameters */
+    int offered[2], n_offered, offer_turn;       /* offers made this turn */
+    int mark_turns, mark_trades;                 /* the last offer's turn and trade count */
+    const BoardInfo *info;
+} Agent;
+
+static int pips_of(int number) { return number == 0 ? 0 : 6 - abs(7 - number); }
+
+static void board_info(const State *g, BoardInfo *info) {
+    int totals[N_RES] = {0};
+    memset(info->node_pips, 0, sizeof info->node_pips);
+    for (int h = 0; h < N_HEXES; h++) {
+        info->hex_pips[h] = pips_of(g->hex_number[h]);
+        int r = g->hex_resource[h];
+        if (r < 0) continue;
+        totals[r] += info->hex_pips[h];
+        for (int c = 0; c < 6; c++) info->node_pips[hex_corners[h][c]][r] += info->hex_pips[h];
+    }
+    int sum = 0;
+    for (int r = 0; r < N_RES; r++) sum += totals[r];
+    double mean = (double)sum / N_RES;
+    for (int r = 0; r < N_RES; r++) {
+        /* (x ** 0.5 in Python is C's pow: the same double) */
+        double x = pow(mean / (double)(totals[r] > 1 ? totals[r] : 1), 0.5);
+        double clipped = x < 0.7 ? 0.7 : x;
+        info->weight[r] = BASE_RESOURCE_WEIGHT[r] * (clipped > 1.5 ? 1.5 : clipped);
+    }
+    for (int v = 0; v < N_NODES; v++) {
+        double value = 0.0;
+        info->n_new[v] = 0;
+        for (int r = 0; r < N_RES; r++)
+            if (info->node_pips[v][r]) {
+                value += info->weight[r] * info->node_pips[v][r];
+                info->new_r[v][info->n_new[v]] = r;
+                info->new_bonus[v][info->n_new[v]++] = 2.0 * info->weight[r];
+            }
+        info->node_value[v] = value;
+        for (int i = 0; i < info->n_new[v]; i++) value += info->new_bonus[v][i];
+        int code = g->harbor_at[v];
+        if (code == 0) value += 1.0;
+        else if (code > 0) value += 0.3 * (0 + info->node_pips[v][code - 1]);
+        info->fresh_value[v] = value;
+    }
+}
+
+/* -- shared estimates */
+
+static void production(const State *g, const BoardInfo *info, int seat, int *prod) {
+    for (int r = 0; r < N_RES; r++) prod[r] = 0;
+    uint64_t net = g->network[seat];
+    while (net) {
+        int v = __builtin_ctzll(net);
+        net &= net - 1;
+        if (g->owner[v] != seat) continue;
+        for (int r = 0; r < N_RES; r++) prod[r] += g->building[v] * info->node_pips[v][r];
+    }
+}
+
+static double spot_value(const State *g, const BoardInfo *info, int v, const int *prod) {
+    double value = info->node_value[v];
+    for (int i = 0; i < info->n_new[v]; i++)
+        if (!prod[info->new_r[v][i]]) value += info->new_bonus[v][i];
+    int code = g->harbor_at[v];
+    if (code == 0) value += 1.0;
+    else if (code > 0) value += 0.3 * (prod[code - 1] + info->node_pips[v][code - 1]);
+    return value;
+}
+
+static int has_spot(const State *g, int seat) { return (g->network[seat] & g->site_free) != 0; }
+
+/* GreedyAgent._my_target: the build the seat works towards. */
+static int target(const State *g, const Agent *me) {
+    int p = me->seat, settlements_left = g->settlements_left[p];
+    int city = g->cities_left[p] && settlements_left < 5;
+    int second = -1;
+    if (settlements_left) {
+        if (has_spot(g, p)) second = B_SETTLEMENT;
+        else if (g->roads_left[p]) second = B_ROAD;
+    }
+    int prod[N_RES];
+    production(g, me->info, p, prod);
+    double t[N_RES];
+    for (int r = 0; r < N_RES; r++) t[r] = 36.0 / (prod[r] + 3);
+    const double grain2[3] = {0.0, 36.0 / (prod[2] + 3), 72.0 / (prod[2] + 3)};
+    const double ore3[4] = {0.0, 36.0 / (prod[4] + 3), 72.0 / (prod[4] + 3), 108.0 / (prod[4] + 3)};
+    const int *hand = g->hands[p];
+    int lumber = hand[0], wool = hand[1], grain = hand[2], brick = hand[3], ore = hand[4];
+    int best = B_ROAD;
+    double best_score = INFINITY;
+    if (city) {
+        double eta = 0.0;
+        /* (a count below 0 only in a state set by hand, where the reference fails) */
+        if (grain < 2) eta += grain2[2 - (grain < 0 ? 0 : grain)];
+        if (ore < 3) eta += ore3[3 - (ore < 0 ? 0 : ore)];
+        best = B_CITY;
+        best_score = eta + 1.0;
+    }
+    if (second == B_SETTLEMENT) {
+        double eta = 0.0;
+        if (!lumber) eta += t[0];
+        if (!wool) eta += t[1];
+        if (!grain) eta += t[2];
+        if (!brick) eta += t[3];
+        double score = eta + 1.0;
+        if (score < best_score) {
+            best = B_SETTLEMENT;
+            best_score = score;
+        }
+    } else if (second == B_ROAD) {
+        double eta = 0.0;
+        if (!lumber) eta += t[0];
+        if (!brick) eta += t[3];
+        double score = (eta + 1.0) * 1.2;
+        if (score < best_score) {
+            best = B_ROAD;
+            best_score = score;
+        }
+    }
+    if (me->dev_cards && g->deck_len) {
+        double eta = 0.0;
+        if (!wool) eta += t[1];
+        if (!grain) eta += t[2];
+        if (!ore) eta += t[4];
+        if ((eta + 1.0) * 1.6 < best_score) best = B_DEV;
+    }
+    return best;
+}
+
+/* -- roads */
+
+/* The longest trail of p's roads starting at start (the engine's rule). */
+static int trail_from(const State *g, int p, int start) {
+    uint8_t used[N_PATHS] = {0};
+    int best = 0;
+    trail(g, p, start, 0, used, N_PATHS + 1, &best);
+    return best;
+}
+
+static int seat_road_at(const State *g, int p, int v) {
+    for (int i = 0; i < n_node_paths[v]; i++)
+        if (g->road_owner[node_paths[v][i]] == p) return 1;
+    return 0;
+}
+
+static double road_target_value(const State *g, const Agent *me, int start, const int *prod) {
+    int p = me->seat;
+    const BoardInfo *info = me->info;
+    const double one_away = 1.0 * 0.6, two_away = 1.0 * 0.6 * 0.6;
+    double best = 0.0;
+    if (g->site_free >> start & 1) best = spot_value(g, info, start, prod);
+    int o = g->owner[start];
+    if (o >= 0 && o != p) return best;
+    for (int i = 0; i < n_node_paths[start]; i++) {
+        int e1 = node_paths[start][i], w1 = other_end(e1, start);
+        int r = g->road_owner[e1];
+        if (r >= 0 && r != p) continue;
+        if (g->site_free >> w1 & 1) {
+            double value = spot_value(g, info, w1, prod) * one_away;
+            if (value > best) best = value;
+        } else {
+            o = g->owner[w1];
+            if (o >= 0 && o != p) continue;
+        }
+        for (int j = 0; j < n_node_paths[w1]; j++) {
+            int e2 = node_paths[w1][j], w2 = other_end(e2, w1);
+            if (w2 == start || !(g->site_free >> w2 & 1)) continue;
+            r = g->road_owner[e2];
+            if (r >= 0 && r != p) continue;
+            double value = spot_value(g, info, w2, prod) * two_away;
+            if (value > best) best = value;
+        }
+    }
+    return best;
+}
+
+/* GreedyAgent._road_scores: the score of each road (an action) in roads. */
+static void road_scores(const State *g, const Agent *me, const int16_t *roads, int n,
+                        double *scores) {
+    int prod[N_RES];
+    production(g, me->info, me->seat, prod);
+    uint64_t net = g->network[me->seat];
+    for (int i = 0; i < n; i++) {
+        int e = roads[i] - A_ROAD, x = path_nodes[e][0], y = path_nodes[e][1];
+        if (net >> x & 1) {
+            if (net >> y & 1) {
+                scores[i] = 0.0;
+                continue;
+            }
+            x = y;
+        }
+        scores[i] = road_target_value(g, me, x, prod);
+    }
+}
+
+/* GreedyAgent._longest_gain: (length after, road) of the road that lengthens the longest road
+ * most; the length goes to *length. */
+static int longest_gain(State *g, const Agent *me, const int16_t *roads, int n, int *length) {
+    int p = me->seat, current = g->road_length[p], best_len = -1, best = roads[0];
+    int trails[N_NODES];
+    for (int v = 0; v < N_NODES; v++) trails[v] = -1;
+    for (int i = 0; i < n; i++) {
+        int e = roads[i] - A_ROAD, x = path_nodes[e][0], y = path_nodes[e][1];
+        int x_old = seat_road_at(g, p, x), y_old = seat_road_at(g, p, y), len;
+        if (x_old && y_old) { /* Game.road_length_if_built */
+            g->road_owner[e] = (int8_t)p;
+            g->n_roads[p]++;
+            len = longest_road(g, p);
+            g->road_owner[e] = -1;
+            g->n_roads[p]--;
+        } else if (best_len > current) {
+            continue;
+        } else {
+            len = 1;
+            if (x_old || y_old) {
+                int inner = x_old ? x : y, o = g->owner[inner];
+                if (o < 0 || o == p) {
+                    if (trails[inner] < 0) trails[inner] = trail_from(g, p, inner);
+                    len += trails[inner];
+                }
+            }
+            if (current > len) len = current;
+        }
+        if (len > best_len) {
+            best_len = len;
+            best = roads[i];
+        }
+    }
+    *length = best_len;
+    return best;
+}
+
+static int wants_longest_road(const State *g, int p) {
+    if (!g->roads_left[p]) return 0;
+    int mine = g->road_length[p], others = 0;
+    for (int q = 0; q < g->n; q++)
+        if (q != p && g->road_length[q] > others) others = g->road_length[q];
+    if (g->longest_road == p) return others >= mine - 1;
+    int need = others + 1 > LONGEST_ROAD_MIN ? others + 1 : LONGEST_ROAD_MIN;
+    return mine >= need - 2;
+}
+
+static int best_road(State *g, Agent *me, const int16_t *legal, int n_legal) {
+    const int16_t *roads = legal; /* the road actions: a run of the sorted list */
+    int n = 0;
+    while (roads < legal + n_legal && *roads < A_ROAD) roads++;
+    while (roads + n < legal + n_legal && roads[n] < A_ROBBER) n++;
+    double scores[N_PATHS];
+    road_scores(g, me, roads, n, scores);
+    double best_score = -INFINITY;
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+        double score = scores[i] + 1e-6 * mt_random(&me->rng);
+        if (score > best_score || (score == best_score && roads[i] > best)) {
+            best_score = score;
+            best = roads[i];
+        }
+    }
+    if (best_score < 0.5 && g->phase != SETUP_ROAD) {
+        int length;
+        return longest_gain(g, me, roads, n, &length);
+    }
+    return best;
+}
+
+/* -- setup */
+
+static int greedy_setup_settlement(const State *g, Agent *me, const int16_t *legal, int n) {
+    int prod[N_RES];
+    production(g, me->info, me->seat, prod);
+    int fresh = !(prod[0] || prod[1] || prod[2] || prod[3] || prod[4]);
+    int best = legal[0];
+    double best_value = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        int v = legal[i] - A_SETTLEMENT;
+        double value = fresh ? me->info->fresh_value[v] : spot_value(g, me->info, v, prod);
+        value += 1e-6 * mt_random(&me->rng);
+        if (value > best_value) {
+            best = legal[i];
+            best_value = value;
+        }
+    }
+    return best;
+}
+
+/* -- turn start */
+
+static int robber_on_me(const State *g, const Agent *me) {
+    int h = g->robber;
+    if (!me->info->hex_pips[h]) return 0;
+    for (int c = 0; c < 6; c++)
+        if (g->owner[hex_corners[h][c]] == me->seat) return 1;
+    return 0;
+}
+
+static int knight_takes_army(const State *g, int p) {
+    int mine = g->dev_played[p][KNIGHT] + 1, others = 0;
+    for (int q = 0; q < g->n; q++)
+        if (q != p && g->dev_played[q][KNIGHT] > others) others = g->dev_played[q][KNIGHT];
+    if (g->largest_army == p) return others >= mine - 1;
+    return mine >= LARGEST_ARMY_MIN && mine > others;
+}
+
+/* -- main phase */
+
+static int settlement_wanted(const State *g, int p) {
+    return g->settlements_left[p] && !has_spot(g, p);
+}
+
+static int best_city(const State *g, const Agent *me) {
+    int p = me->seat, best = -1;
+    double best_value = -INFINITY;
+    uint64_t net = g->network[p];
+    while (net) {
+        int v = __builtin_ctzll(net);
+        net &= net - 1;
+        if (g->owner[v] == p && g->building[v] == 1 && me->info->node_value[v] > best_value) {
+            best = A_CITY + v;
+            best_value = me->info->node_value[v];
+        }
+    }
+    return best;
+}
+
+static int best_settlement(const State *g, const Agent *me) {
+    int p = me->seat, best = -1, prod[N_RES];
+    production(g, me->info, p, prod);
+    double best_value = -INFINITY;
+    uint64_t spots = g->network[p] & g->site_free;
+    while (spots) {
+        int v = __builtin_ctzll(spots);
+        spots &= spots - 1;
+        double value = spot_value(g, me->info, v, prod);
+        if (value > best_value) {
+            best = A_SETTLEMENT + v;
+            best_value = value;
+        }
+    }
+    return best;
+}
+
+static int dev_ok(const State *g, const Agent *me) {
+    int kind = target(g, me);
+    if (kind != B_CITY && kind != B_SETTLEMENT) return 1;
+    const int *hand = g->hands[me->seat], *cost = BUILD_COSTS[kind];
+    int before = 0, after = 0;
+    for (int r = 0; r < N_RES; r++) {
+        int h = hand[r], c = cost[r];
+        if (c > h) before += c - h;
+        h -= DEV_COST[r];
+        if (c > h) after += c - h;
+    }
+    return !(after > before && before <= 2);
+}
+
+static int paid_road(State *g, const Agent *me) {
+    int p = me->seat, wanted = settlement_wanted(g, p);
+    if (!wanted && !wants_longest_road(g, p)) return -1;
+    uint64_t lo, hi;
+    road_spots(g, p, &lo, &hi);
+    int16_t roads[N_PATHS];
+    int n = emit_roads(lo, hi, roads);
+    if (!n) return -1;
+    if (wanted) {
+        double scores[N_PATHS], best_score = 0.0;
+        int best = -1;
+        road_scores(g, me, roads, n, scores);
+        for (int i = 0; i < n; i++)
+            if (scores[i] > best_score || (scores[i] == best_score && roads[i] > best)) {
+                best_score = scores[i];
+                best = roads[i];
+            }
+        if (best_score > 0) return best;
+        if (!wants_longest_road(g, p)) return -1;
+    }
+    int length, best = longest_gain(g, me, roads, n, &length);
+    return length > g->road_length[p] ? best : -1;
+}
+
+static int maritime(const State *g, const Agent *me) {
+    int p = me->seat;
+    const int *hand = g->hands[p], *rates = g->rates[p];
+    int kinds[4], n_kinds = 0;
+    if (g->cities_left[p] && g->settlements_left[p] < 5) kinds[n_kinds++] = B_CITY;
+    if (g->settlements_left[p] && has_spot(g, p)) kinds[n_kinds++] = B_SETTLEMENT;
+    if (g->hand_size[p] > g->discard_limit) {
+        if (me->dev_cards && g->deck_len) kinds[n_kinds++] = B_DEV;
+        if (g->roads_left[p] && (settlement_wanted(g, p) || wants_longest_road(g, p)))
+            kinds[n_kinds++] = B_ROAD;
+    }
+    for (int k = 0; k < n_kinds; k++) {
+        const int *cost = BUILD_COSTS[kinds[k]];
+        int need = 0, spare = 0, get = -1, get_short = 0, feasible = 1;
+        for (int r = 0; r < N_RES; r++) {
+            int short_ = cost[r] - hand[r];
+            if (short_ > 0) {
+                if (g->bank[r] < short_) {
+                    feasible = 0;
+                    break;
+                }
+                need += short_;
+                if (short_ > get_short) {
+                    get = r;
+                    get_short = short_;
+                }
+            } else if (short_ < 0) {
+                spare += -short_ / rates[r];
+            }
+        }
+        if (!feasible || !need || spare < need) continue;
+        int give = -1, give_rate = 0, give_spare = 0;
+        for (int r = 0; r < N_RES; r++) {
+            int extra = hand[r] - cost[r];
+            if (extra >= rates[r] &&
+                (give < 0 || rates[r] < give_rate || (rates[r] == give_rate && extra > give_spare))) {
+                give = r;
+                give_rate = rates[r];
+                give_spare = extra;
+            }
+        }
+        int a = A_MARITIME + give * 4 + (get < give ? get : get - 1);
+        if (is_legal(g, a)) return a;
+    }
+    return -1;
+}
+
+static int make_offer(const State *g, Agent *me) {
+    if (g->turns != me->offer_turn) {
+        me->offer_turn = g->turns;
+        me->n_offered = 0;
+    }
+    if (me->n_offered >= 2 || g->offers_per_turn - g->offers_this_turn <= 0) return -1;
+    int p = me->seat;
+    if (g->vp_public[p] >= g->vp_to_win - NO_TRADE_MARGIN) return -1;
+    const int *hand = g->hands[p], *cost = BUILD_COSTS[target(g, me)];
+    int get = -1;
+    for (int r = 0; r < N_RES; r++) {
+        int short_ = cost[r] - hand[r];
+        if (short_ > 0) {
+            if (short_ > 1 || get >= 0) return -1;
+            get = r;
+        }
+    }
+    if (get < 0) return -1;
+    const double *weight = me->info->weight;
+    int give = -1, give_extra = 0;
+    for (int r = 0; r < N_RES; r++) {
+        int extra = hand[r] - cost[r];
+        if (extra > 0 && (give < 0 || extra > give_extra ||
+                          (extra == give_extra && weight[r] < weight[give]))) {
+            give = r;
+            give_extra = extra;
+        }
+    }
+    if (give < 0) return -1;
+    int a = A_OFFER + give * 4 + (get < give ? get : get - 1);
+    for (int i = 0; i < me->n_offered; i++)
+        if (me->offered[i] == a) return -1;
+    me->offered[me->n_offered++] = a;
+    return a;
+}
+
+static int year_of_plenty(const State *g, const Agent *me) {
+    const int *hand = g->hands[me->seat], *cost = BUILD_COSTS[target(g, me)];
+    int lacking[8], n = 0;
+    for (int r = 0; r < N_RES; r++)
+        for (int k = hand[r]; k < cost[r] && n < 8; k++) lacking[n++] = r;
+    if (!n) return -1;
+    if (n == 1) { /* the second card: the resource produced least (weighted) */
+        int prod[N_RES], least = 0;
+        production(g, me->info, me->seat, prod);
+        for (int r = 1; r < N_RES; r++)
+            if (prod[r] < prod[least] ||
+                (prod[r] == prod[least] && -me->info->weight[r] < -me->info->weight[least]))
+                least = r;
+        lacking[n++] = least;
+    }
+    int r1 = lacking[0] < lacking[1] ? lacking[0] : lacking[1];
+    int r2 = lacking[0] < lacking[1] ? lacking[1] : lacking[0];
+    int i = 0;
+    for (int a = 0; a < 15; a++)
+        if (yop_r1[a] == r1 && yop_r2[a] == r2) i = a;
+    return is_legal(g, A_YOP + i) ? A_YOP + i : -1;
+}
+
+static int monopoly(const State *g, const Agent *me) {
+    int p = me->seat, best = -1;
+    const int *hand = g->hands[p], *cost = BUILD_COSTS[target(g, me)];
+    double best_gain = 2.5;
+    for (int r = 0; r < N_RES; r++) {
+        if (hand[r] >= cost[r] && g->rates[p][r] != 2) continue;
+        double gain = 0.0;
+        for (int q = 0; q < g->n; q++) {
+            if (q == p || !g->hand_size[q]) continue;
+            int prod[N_RES];
+            production(g, me->info, q, prod);
+            int total = prod[0] + prod[1] + prod[2] + prod[3] + prod[4];
+            if (total) gain += (double)(g->hand_size[q] * prod[r]) / total;
+        }
+        if (gain > best_gain) {
+            best = r;
+            best_gain = gain;
+        }
+    }
+    if (best < 0) return -1;
+    return is_legal(g, A_MONOPOLY + best) ? A_MONOPOLY + best : -1;
+}
+
+static int dev_play(const State *g, Agent *me) {
+    int p = me->seat;
+    const int *dev = g->dev_hand[p], *fresh = g->dev_new[p];
+    if (!(dev[KNIGHT] || dev[ROAD_BUILDING_CARD] || dev[YEAR_OF_PLENTY] || dev[MONOPOLY]) ||
+        g->dev_played_this_turn)
+        return -1;
+    if (dev[KNIGHT] > fresh[KNIGHT] && (robber_on_me(g, me) || knight_takes_army(g, p)) &&
+        is_legal(g, A_KNIGHT))
+        return A_KNIGHT;
+    if (dev[ROAD_BUILDING_CARD] > fresh[ROAD_BUILDING_CARD] && g->roads_left[p] >= 1 &&
+        (settlement_wanted(g, p) || wants_longest_road(g, p)) && is_legal(g, A_ROAD_BUILDING))
+        return A_ROAD_BUILDING;
+    if (dev[YEAR_OF_PLENTY] > fresh[YEAR_OF_PLENTY]) {
+        int a = year_of_plenty(g, me);
+        if (a >= 0) return a;
+    }
+    if (dev[MONOPOLY] > fresh[MONOPOLY]) {
+        int a = monopoly(g, me);
+        if (a >= 0) return a;
+    }
+    return -1;
+}
+
+static int greedy_main(State *g, Agent *me) {
+    if (me->mark_turns == g->turns && me->mark_trades == g->domestic_trades) return A_END_TURN;
+    int p = me->seat;
+    const int *hand = g->hands[p];
+    int lumber = hand[0], wool = hand[1], grain = hand[2], brick = hand[3], ore = hand[4];
+    const int *dev = g->dev_hand[p];
+    if (me->dev_cards &&
+        (dev[KNIGHT] || dev[ROAD_BUILDING_CARD] || dev[YEAR_OF_PLENTY] || dev[MONOPOLY])) {
+        int play = dev_play(g, me);
+        if (play >= 0) return play;
+    }
+    if (grain >= 2 && ore >= 3 && g->cities_left[p]) {
+        int city = best_city(g, me);
+        if (city >= 0 && is_legal(g, city)) return city;
+    }
+    if (lumber && wool && grain && brick && g->settlements_left[p]) {
+        int spot = best_settlement(g, me);
+        if (spot >= 0 && is_legal(g, spot)) return spot;
+    }
+    if (me->dev_cards && wool && grain && ore && is_legal(g, A_BUY_DEV) && dev_ok(g, me))
+        return A_BUY_DEV;
+    if (lumber && brick && g->roads_left[p]) {
+        int road = paid_road(g, me);
+        if (road >= 0 && is_legal(g, road)) return road;
+    }
+    if (me->trade) {
+        const int *rates = g->rates[p];
+        if (lumber >= rates[0] || wool >= rates[1] || grain >= rates[2] || brick >= rates[3] ||
+            ore >= rates[4]) {
+            int a = maritime(g, me);
+            if (a >= 0) return a;
+        }
+    }
+    if (me->offers) {
+        int a = make_offer(g, me);
+        if (a >= 0) {
+            me->mark_turns = g->turns;
+            me->mark_trades = g->domestic_trades;
+            return a;
+        }
+    }
+    return A_END_TURN;
+}
+
+/* -- the 7, the robber, domestic trade */
+
+static int greedy_discard(const State *g, const Agent *me, const int16_t *legal, int n) {
+    const int *hand = g->hands[me->seat], *cost = BUILD_COSTS[target(g, me)];
+    int best = legal[0], best_extra = -99;
+    double best_weight = 0.0;
+    for (int i = 0; i < n; i++) {
+        int r = legal[i] - A_DISCARD, extra = hand[r] - cost[r];
+        double w = me->info->weight[r];
+        if (extra > best_extra || (extra == best_extra && w < best_weight)) {
+            best = legal[i];
+            best_extra = extra;
+            best_weight = w;
+        }
+    }
+    return best;
+}
+
+static int greedy_robber(const State *g, Agent *me, const int16_t *legal, int n) {
+    int p = me->seat, top = -1;
+    for (int q = 0; q < g->n; q++)
+        if (q != p && g->vp_public[q] > top) top = g->vp_public[q];
+    double weight[MAX_SEATS];
+    for (int q = 0; q < g->n; q++)
+        weight[q] = me->robber_leader && g->vp_public[q] == top ? 3.0 : 1.0;
+    int best = legal[0];
+    double best_score = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        int h = legal[i] - A_ROBBER, mine = 0, rob = 0, any = 0, pip = me->info->hex_pips[h];
+        double score = 0.0;
+        for (int c = 0; c < 6; c++) {
+            int v = hex_corners[h][c], q = g->owner[v];
+            if (q < 0) continue;
+            any = 1;
+            if (q == p) {
+                mine = 1;
+            } else {
+                score += g->building[v] * weight[q] * pip;
+                if (g->hand_size[q]) rob = 1;
+            }
+        }
+        if (any) {
+            if (mine) score -= 1000.0;
+            if (rob) score += 2.0;
+        }
+        double s = score + 1e-6 * mt_random(&me->rng);
+        if (s > best_score) {
+            best = legal[i];
+            best_score = s;
+        }
+    }
+    return best;
+}
+
+static int greedy_steal(const State *g, const int16_t *legal, int n) {
+    int best = legal[0], best_vp = -1, best_size = -1;
+    for (int i = 0; i < n; i++) {
+        int q = legal[i] - A_STEAL;
+        if (g->vp_public[q] > best_vp || (g->vp_public[q] == best_vp && g->hand_size[q] > best_size)) {
+            best = legal[i];
+            best_vp = g->vp_public[q];
+            best_size = g->hand_size[q];
+        }
+    }
+    return best;
+}
+
+static int greedy_respond(const State *g, const Agent *me, const int16_t *legal) {
+    if (!me->offers || legal[0] != A_ACCEPT || !g->has_offer) return A_DECLINE;
+    int give = g->offer_give, get = g->offer_get;
+    const int *hand = g->hands[me->seat];
+    if (hand[give] >= MOST_NEEDED[give]) return A_DECLINE;
+    if (g->vp_public[g->current] >= g->vp_to_win - NO_TRADE_MARGIN) return A_DECLINE;
+    const int *cost = BUILD_COSTS[target(g, me)];
+    return hand[give] < cost[give] && hand[get] > cost[get] ? A_ACCEPT : A_DECLINE;
+}
+
+static int greedy_confirm(const State *g, const int16_t *legal, int n) {
+    int best = A_CANCEL, best_vp = 99;
+    for (int i = 0; i < n; i++)
+        if (legal[i] != A_CANCEL && g->vp_public[legal[i] - A_CONFIRM] < best_vp) {
+            best = legal[i];
+            best_vp = g->vp_public[legal[i] - A_CONFIRM];
+        }
+    return best;
+}
+
+/* GreedyAgent.act. */
+static int greedy_act(State *g, Agent *me, int16_t *legal) {
+    if (g->phase == MAIN) return greedy_main(g, me);
+    int n = legal_actions(g, legal);
+    if (n == 1) return legal[0];
+    switch (g->phase) {
+    case TRADE_RESPONSE:
+        return greedy_respond(g, me, legal);
+    case PRE_ROLL:
+        return legal[1] == A_KNIGHT && (robber_on_me(g, me) || knight_takes_army(g, me->seat))
+                   ? A_KNIGHT
+                   : A_ROLL;
+    case DISCARD:
+        return greedy_discard(g, me, legal, n);
+    case MOVE_ROBBER:
+        return greedy_robber(g, me, legal, n);
+    case STEAL:
+        return greedy_steal(g, legal, n);
+    case ROAD_BUILDING:
+    case SETUP_ROAD:
+        return best_road(g, me, legal, n);
+    case SETUP_SETTLEMENT:
+        return greedy_setup_settlement(g, me, legal, n);
+    case TRADE_CONFIRM:
+        return greedy_confirm(g, legal, n);
+    }
+    return legal[0];
+}
+
 /* ---------------------------------------------------------------------------- Core: Python type */
 
 static int read_ints(PyObject *seq_obj, const char *name, int length, int low, int high,
@@ -1473,73 +2194,112 @@ fail:
     return NULL;
 }
 
-/* The random agent (agents/random_agent.py) in every seat: legal[int(random() * len(legal))]
- * from seat q's stream, forced actions stepped without asking, as play.play_out does. With
- * log=True, returns every action taken, in order. */
-static PyObject *Core_play_random(Core *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"keys", "log", NULL};
-    PyObject *keys;
+/* play(seats, log=False): the agents of `seats` play to the end, one per seat: ("random", key)
+ * or ("greedy", key, trade, offers, dev_cards, robber_leader), key the words of the stream the
+ * agent's reset() would seed; forced actions are stepped without asking, as play.play_out
+ * does. With log=True, returns every action taken, in order. */
+static PyObject *Core_play(Core *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"seats", "log", NULL};
+    PyObject *seats;
     int log = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|p", kwlist, &keys, &log)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|p", kwlist, &seats, &log)) return NULL;
     if (ensure_ready(self) < 0) return NULL;
     State *g = &self->g;
-    PyObject *seq = PySequence_Fast(keys, "keys: expected one key per seat");
+    PyObject *seq = PySequence_Fast(seats, "seats: expected one agent per seat");
     if (seq == NULL) return NULL;
     if (PySequence_Fast_GET_SIZE(seq) != g->n) {
-        PyErr_Format(PyExc_ValueError, "keys: expected %d (one per seat), got %zd", g->n,
+        PyErr_Format(PyExc_ValueError, "seats: expected %d (one per seat), got %zd", g->n,
                      PySequence_Fast_GET_SIZE(seq));
         Py_DECREF(seq);
         return NULL;
     }
-    MT *agents = PyMem_Malloc(sizeof(MT) * (size_t)g->n);
-    if (agents == NULL) {
+    Agent *agents = PyMem_Calloc((size_t)g->n, sizeof(Agent));
+    BoardInfo *info = PyMem_Malloc(sizeof(BoardInfo));
+    PyObject *actions = log ? PyList_New(0) : NULL;
+    if (agents == NULL || info == NULL || (log && actions == NULL)) {
+        PyMem_Free(agents);
+        PyMem_Free(info);
         Py_DECREF(seq);
         return PyErr_NoMemory();
     }
-    for (int q = 0; q < g->n; q++)
-        if (seed_from_key(PySequence_Fast_GET_ITEM(seq, q), &agents[q]) < 0) {
-            PyMem_Free(agents);
-            Py_DECREF(seq);
-            return NULL;
+    board_info(g, info);
+    for (int q = 0; q < g->n; q++) {
+        PyObject *spec = PySequence_Fast_GET_ITEM(seq, q), *key;
+        const char *kind;
+        Agent *a = &agents[q];
+        a->seat = q;
+        a->info = info;
+        a->offer_turn = a->mark_turns = a->mark_trades = -1;
+        int ok = PyTuple_Check(spec) && PyTuple_GET_SIZE(spec) >= 2;
+        if (ok) {
+            kind = PyUnicode_Check(PyTuple_GET_ITEM(spec, 0)) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(spec, 0)) : NULL;
+            key = PyTuple_GET_ITEM(spec, 1);
+            if (kind && strcmp(kind, "random") == 0 && PyTuple_GET_SIZE(spec) == 2) {
+                a->kind = AGENT_RANDOM;
+            } else if (kind && strcmp(kind, "greedy") == 0 &&
+                       PyArg_ParseTuple(spec, "sOpppp", &kind, &key, &a->trade, &a->offers,
+                                        &a->dev_cards, &a->robber_leader)) {
+                a->kind = AGENT_GREEDY;
+            } else {
+                ok = 0;
+            }
+            if (ok && seed_from_key(key, &a->rng) < 0) goto fail;
         }
-    Py_DECREF(seq);
-    PyObject *actions = log ? PyList_New(0) : NULL;
-    if (log && actions == NULL) {
-        PyMem_Free(agents);
-        return NULL;
+        if (!ok) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "seats[%d]: expected (\"random\", key) or (\"greedy\", "
+                         "key, trade, offers, dev_cards, robber_leader), got %R", q, spec);
+            goto fail;
+        }
     }
     int16_t legal[N_ACTIONS];
     while (g->phase != GAME_OVER && !g->failed) {
         int a = forced_action(g);
         if (a < 0) {
-            int n_legal = legal_actions(g, legal);
-            if (n_legal == 0) { /* (only from a state set by hand: the reference's agent fails) */
-                PyMem_Free(agents);
-                Py_XDECREF(actions);
-                return PyErr_Format(PyExc_RuntimeError, "no legal action for seat %d in phase %d",
-                                    g->acting, g->phase);
+            Agent *agent = &agents[g->acting];
+            if (agent->kind == AGENT_GREEDY) {
+                a = greedy_act(g, agent, legal);
+            } else {
+                int n_legal = legal_actions(g, legal);
+                if (n_legal == 0) { /* (only from a state set by hand: the reference's agent fails) */
+                    PyErr_Format(PyExc_RuntimeError, "no legal action for seat %d in phase %d",
+                                 g->acting, g->phase);
+                    goto fail;
+                }
+                a = legal[(int)(mt_random(&agent->rng) * n_legal)];
             }
-            a = legal[(int)(mt_random(&agents[g->acting]) * n_legal)];
+            if (!is_legal(g, a)) {
+                PyErr_Format(PyExc_RuntimeError, "the core's %s agent chose illegal action %d "
+                             "(seat %d, phase %d)", agent->kind == AGENT_GREEDY ? "greedy" : "random",
+                             a, g->acting, g->phase);
+                goto fail;
+            }
         }
         if (actions) {
             PyObject *item = PyLong_FromLong(a);
             if (item == NULL || PyList_Append(actions, item) < 0) {
                 Py_XDECREF(item);
-                Py_DECREF(actions);
-                PyMem_Free(agents);
-                return NULL;
+                goto fail;
             }
             Py_DECREF(item);
         }
         apply(g, a);
     }
     PyMem_Free(agents);
+    PyMem_Free(info);
+    Py_DECREF(seq);
     if (g->failed) {
         Py_XDECREF(actions);
         return PyErr_NoMemory();
     }
     if (actions) return actions;
     Py_RETURN_NONE;
+fail:
+    PyMem_Free(agents);
+    PyMem_Free(info);
+    Py_DECREF(seq);
+    Py_XDECREF(actions);
+    return NULL;
 }
 
 static PyObject *Core_get_phase(Core *self, void *Py_UNUSED(closure)) { return PyLong_FromLong(self->g.phase); }
@@ -2118,8 +2878,8 @@ static PyMethodDef Core_methods[] = {
      "Set the fields named in a dict (get_state()'s names and shapes); all or nothing."},
     {"record", (PyCFunction)Core_record, METH_NOARGS,
      "The game's fields of a GameRecord, as a tuple (see core.c)."},
-    {"play_random", (PyCFunction)(void (*)(void))Core_play_random, METH_VARARGS | METH_KEYWORDS,
-     "play_random(keys, log=False): the random agent in every seat, to the end."},
+    {"play", (PyCFunction)(void (*)(void))Core_play, METH_VARARGS | METH_KEYWORDS,
+     "play(seats, log=False): the core's agents play to the end (see core.c)."},
     {NULL, NULL, 0, NULL},
 };
 

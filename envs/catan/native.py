@@ -10,8 +10,10 @@ rules in C (issue 33), held to it action for action:
   copy of a flat state), the record's fields, and the whole state by the reference's attribute
   names (``get_state``/``set_state``: :func:`game_state` gives a reference game's in the same
   shapes, :func:`core_of` loads one into a core);
-* ``Core.play_random`` plays the random agent in every seat to the end, in C:
-  :func:`ludolab.envs.catan.play.play_game` uses it for all-random lineups.
+* ``Core.play`` plays a game to the end with agents of its own, in C, the same choices from
+  the same streams as the Python agents: the random agent and the greedy agent (every
+  parameter); :func:`ludolab.envs.catan.play.play_game` uses it when every seat is one of
+  them (:func:`ludolab.envs.catan.play.native_seats`).
 
 Debug mode (``GameOptions(debug=True)``) steps a :class:`Mirror` beside the reference and
 compares every field after the step (:func:`check_step`), so every rules test and soak test

@@ -9,6 +9,7 @@ from typing import SupportsIndex, overload
 
 from ludolab.envs.catan import native
 from ludolab.envs.catan.agents.base import Agent
+from ludolab.envs.catan.agents.greedy import GreedyAgent
 from ludolab.envs.catan.agents.random_agent import RandomAgent
 from ludolab.envs.catan.board import Board
 from ludolab.envs.catan.engine import MAIN, Game, GameOptions, check_table
@@ -84,25 +85,44 @@ def play_game(
 
     The game is a pure function of (board, agents' specs, seed, options): the engine draws the
     dice, deck and steals from ``seed``, and each agent is reset with ``seed`` and its seat.
-    When every seat is the plain random agent (no subclass) and the native core is built, the
-    core plays the whole game, the agents' choices drawn in it from their own streams: the
-    same game, action for action (tests/test_native_core.py), several times faster.
+    When every seat is an agent the native core has (the random and greedy agents; see
+    :func:`native_seats`) and the core is built, the core plays the whole game, each seat's
+    choices made in it from the stream ``reset`` would give that agent (the agent objects
+    themselves are neither reset nor asked): the same game, action for action
+    (tests/test_native_core.py), several times faster.
     """
     seed = operator.index(seed)  # numpy's integers too
     options = options or GameOptions()
     specs = [agent.spec for agent in agents]
-    if all(type(agent) is RandomAgent for agent in agents) and not options.debug:
+    seats = None if options.debug else native_seats(agents, seed)
+    if seats is not None:
         core = native.native()
-        if core is not None:  # the random agent's choices, made in the core
+        if core is not None:  # the agents' choices, made in the core
             check_table(board, len(agents))
             game = native.new_core(core, board, len(agents), seed, options)
-            game.play_random(
-                [native.stream_key(RandomAgent.stream_seed(q, seed)) for q in range(len(agents))]
-            )
+            game.play(seats)
             return core_record(game.record(), board.id, seed, specs)
     game = Game(board, len(agents), seed, options)
     play_out(game, agents, seed)
     return game_record(game, specs)
+
+
+def native_seats(agents: Sequence[Agent], seed: int) -> list[tuple] | None:
+    """The seats of ``Core.play`` for ``agents`` reset with ``seed``, or None unless the core
+    has every one of them: the plain random and greedy agents (no subclass: a subclass may
+    change a rule), with any of greedy's parameters."""
+    seats: list[tuple] = []
+    for q, agent in enumerate(agents):
+        kind = type(agent)
+        if kind is not RandomAgent and kind is not GreedyAgent:
+            return None
+        key = native.stream_key(kind.stream_seed(q, seed))
+        if isinstance(agent, GreedyAgent):
+            leader = agent.robber == "leader"
+            seats.append(("greedy", key, agent.trade, agent.offers, agent.dev_cards, leader))
+        else:
+            seats.append(("random", key))
+    return seats
 
 
 def core_record(fields: tuple, board_id: str, seed: int, specs: Sequence[str]) -> GameRecord:
