@@ -2,8 +2,10 @@
 
 The reference is catanatron (PyPI), the best-known Python Catan simulator. Issue 33's targets:
 four random agents at least 40x catanatron's games per CPU-second, `ludolab simulate` end to end
-(start-up taken out) at least 25x, and the greedy lineup at least 4x the reference engine (the
-Python engine, compiled with mypyc, as it played before the native core: rows "..., reference").
+(start-up taken out) at least 25x, the greedy lineup at least 4x the reference engine (the
+Python engine, compiled with mypyc, as it played before the native core: rows "..., reference"),
+and a game with one mcts agent at its default budget at most 1 CPU-second (its search in the
+core, beside the same games on the reference).
 Everything is measured in the same run, on the same pinned core, because the
 machines are shared and noisy: only a ratio measured side by side means anything. The script
 prints the figures and the ratios with `OK`/`MISS`; it never fails on time. The exit code is 1
@@ -32,6 +34,7 @@ inherits the affinity, so both engines run on the same core, one after the other
     .venv/bin/python benchmarks/simulate_catan.py --skip-catanatron  # time ludolab only
     .venv/bin/python benchmarks/simulate_catan.py --skip-ludolab     # time catanatron only
     .venv/bin/python benchmarks/simulate_catan.py --skip-simulate    # not `ludolab simulate`
+    .venv/bin/python benchmarks/simulate_catan.py --mcts-games 0     # not the mcts games
 """
 
 from __future__ import annotations
@@ -106,6 +109,7 @@ CORE_PAIRS: tuple[tuple[str, str, float | None], ...] = (
     ("greedy", "greedy, reference", 4.0),
 )
 SIMULATE_TARGET = 25.0  # `ludolab simulate`, start-up taken out, x catanatron's random bots
+MCTS_TARGET_CPU_S = 1.0  # a game with one mcts seat at its default budget
 
 
 # -- ludolab, in this process --------------------------------------------------------------------
@@ -382,6 +386,65 @@ def simulate_rate(games: int) -> dict[str, Any]:
     return {"games": games, "cpu_s": many, "startup_cpu_s": one, "games_per_cpu_s": rate}
 
 
+def mcts_rates(games: int) -> dict[str, Any]:
+    """One ``mcts`` agent at its default budget against three greedy ones (the challenger's
+    seat rotating, fair_board(k), seed k), its search in the native core and, for the same
+    games, on the reference engine alone: CPU seconds per game and the search's iterations
+    (play-outs) per CPU-second, each way. The games must come out the same."""
+    from ludolab.envs.catan import native
+    from ludolab.envs.catan.agents import make_agent
+    from ludolab.envs.catan.play import play_game
+    from ludolab.research.catan.samplers import fair_board
+
+    def run(iterations: list[int]) -> tuple[float, list[Any]]:
+        records, start = [], time.process_time()
+        for k in range(games):
+            agents = [make_agent("greedy") for _ in range(4)]
+            search = agents[k % 4] = make_agent("mcts")
+            step = search._iterate
+
+            def counted(*args: Any, step: Any = step) -> Any:
+                iterations.append(1)
+                return step(*args)
+
+            search._iterate = counted  # type: ignore[method-assign]
+            records.append(play_game(fair_board(k), agents, k))
+        return time.process_time() - start, records
+
+    core_iterations: list[int] = []
+    core_cpu, core_records = run(core_iterations)
+    loaded = native.mirror_of
+    native.mirror_of = lambda game: None  # the reference alone  # type: ignore[assignment]
+    try:
+        ref_iterations: list[int] = []
+        ref_cpu, ref_records = run(ref_iterations)
+    finally:
+        native.mirror_of = loaded
+    return {
+        "games": games,
+        "same_games": core_records == ref_records,
+        "core_cpu_s_per_game": core_cpu / games,
+        "reference_cpu_s_per_game": ref_cpu / games,
+        "core_playouts_per_cpu_s": len(core_iterations) / core_cpu,
+        "reference_playouts_per_cpu_s": len(ref_iterations) / ref_cpu,
+    }
+
+
+def format_mcts(result: dict[str, Any]) -> str:
+    ratio = result["reference_cpu_s_per_game"] / result["core_cpu_s_per_game"]
+    verdict = "OK" if result["core_cpu_s_per_game"] <= MCTS_TARGET_CPU_S else "MISS"
+    return (
+        f"mcts (default budget) + 3 greedy, {result['games']} games, the same games both ways: "
+        f"{result['same_games']}\n"
+        f"  search in the core:   {result['core_cpu_s_per_game']:.2f} CPU-s per game, "
+        f"{result['core_playouts_per_cpu_s']:,.0f} play-outs per CPU-second "
+        f"(target <= {MCTS_TARGET_CPU_S:g} CPU-s per game) {verdict}\n"
+        f"  reference engine:     {result['reference_cpu_s_per_game']:.2f} CPU-s per game, "
+        f"{result['reference_playouts_per_cpu_s']:,.0f} play-outs per CPU-second\n"
+        f"  = {ratio:.1f}x less CPU per game in the core"
+    )
+
+
 def format_simulate(result: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     """The simulate line, against catanatron's random bots when they were measured."""
     line = (
@@ -526,6 +589,13 @@ def main(argv: list[str] | None = None) -> int:
         "--skip-simulate", action="store_true", help="do not time `ludolab simulate` end to end"
     )
     parser.add_argument(
+        "--mcts-games",
+        type=int,
+        default=6,
+        help="games with one mcts agent, in the core and on the reference (default "
+        "%(default)s; 0 leaves them out: the reference's take about 10 CPU-s each)",
+    )
+    parser.add_argument(
         "--simulate-games",
         type=int,
         default=5000,
@@ -609,6 +679,14 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, subprocess.CalledProcessError) as err:
             crashed = True
             print(f"ludolab simulate failed: {err}", file=sys.stderr)
+    searched = None
+    if api is not None and args.mcts_games:
+        print(f"ludolab mcts: {args.mcts_games} games, twice ...", file=sys.stderr, flush=True)
+        try:
+            searched = mcts_rates(args.mcts_games)
+        except Exception:  # any engine bug: report it, keep the other rows
+            crashed = True
+            traceback.print_exc()
     pairs = ratios(rows)
     core_pairs = ratios(rows, CORE_PAIRS, baseline="ludolab")
     total_cpu = time.process_time() - start_cpu  # this process only; the subprocess is apart
@@ -625,6 +703,9 @@ def main(argv: list[str] | None = None) -> int:
     print()
     if simulated is not None:
         print(format_simulate(simulated, rows))
+        print()
+    if searched is not None:
+        print(format_mcts(searched))
         print()
     print(definitions(rows, facts, action_types))
     print()
@@ -651,6 +732,7 @@ def main(argv: list[str] | None = None) -> int:
             "ratios": pairs,
             "core_ratios": core_pairs,
             "simulate": simulated,
+            "mcts": searched,
             "per_game": per_game,
         }
         args.json.parent.mkdir(parents=True, exist_ok=True)

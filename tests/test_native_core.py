@@ -246,6 +246,28 @@ def test_play_game_runs_the_core_s_agents_on_it_and_gives_the_reference_s_record
 
 
 @needs_core
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mcts:playouts=16",
+        "mcts:root=ucb,playouts=12",
+        "mcts:policy=random,playouts=16",
+        "mcts:search=setup+robber+trade,playouts=8,candidates=0",
+    ],
+)
+def test_mcts_searching_in_the_core_decides_as_on_the_reference(spec, monkeypatch) -> None:
+    """The search's determinisations, tree walk and play-outs in the core: the same game."""
+    lineup = [spec, "greedy", "random", spec]
+    loaded, load = [], native.mirror_of
+    monkeypatch.setattr(native, "mirror_of", lambda game: loaded.append(1) or load(game))
+    in_core = play_game(fair_board(6), [parse_agent_spec(s) for s in lineup], 6)
+    assert len(loaded) >= 40  # (the determinisations went to the core)
+    monkeypatch.setattr(native, "mirror_of", lambda game: None)  # the reference only
+    on_reference = play_game(fair_board(6), [parse_agent_spec(s) for s in lineup], 6)
+    assert in_core == on_reference
+
+
+@needs_core
 def test_agents_the_core_does_not_have_play_on_the_reference() -> None:
     class Cautious(GreedyAgent):  # a researcher's variant: it may change any rule
         pass
@@ -368,6 +390,11 @@ def test_bad_states_and_calls_give_clear_errors_and_change_nothing() -> None:
     with pytest.raises(ValueError, match=r"key\[0\]: expected an integer in 0..2\*\*32-1"):
         core.play([("random", [1]), ("random", [-1]), ("random", [3])])
     assert core.get_state() == before
+    kept = core.agents([("random", [1])] * 3)
+    with pytest.raises(ValueError, match="agents: made for another board or seat count"):
+        native.new_core(CORE, fair_board(4), 3, 1, GameOptions()).play(kept)
+    with pytest.raises(TypeError, match=r"choose: expected an Agents"):
+        core.choose([("random", [1])] * 3)
     t = engine.tables()
     with pytest.raises(ValueError, match=r"path_nodes\[0\]\[1\]: expected 0..53"):
         CORE.set_topology(t.hex_corners, t.node_hexes, t.node_neighbours, t.node_paths,
@@ -511,6 +538,30 @@ for _ in range(400):
     except RuntimeError:
         pass  # no legal action in a state set by hand, or none greedy would choose
     game.record()
+
+# Agents kept across games (a search agent's play-outs), and what they refuse.
+table = native.new_core(_core, fair_board(2), 4, 0, GameOptions())
+kept = table.agents(
+    [("greedy", [q], 1, 1, 1, q % 2) if q % 2 else ("random", [q]) for q in range(4)]
+)
+for k in range(20):
+    game = table.clone()
+    for _ in range(k * 7):
+        if game.done:
+            break
+        forced = game.forced_action()
+        game.step(forced if forced >= 0 else game.choose(kept))
+    if not game.done:
+        game.play(kept)
+for bad_call in (lambda: native.new_core(_core, fair_board(3), 4, 0, GameOptions()).play(kept),
+                 lambda: native.new_core(_core, fair_board(2), 3, 0, GameOptions()).choose(kept),
+                 lambda: game.choose(kept), lambda: table.choose("x")):
+    try:
+        bad_call()
+    except (ValueError, TypeError):
+        pass
+    else:
+        raise AssertionError("no error")
 
 core = native.new_core(_core, fair_board(0), 3, 0, GameOptions())
 for bad in ({"robber": 19}, {"hands": [[0] * 5] * 2}, {"owner": [3] + [-1] * 53},

@@ -1215,7 +1215,16 @@ typedef struct {
     int offered[2], n_offered, offer_turn;       /* offers made this turn */
     int mark_turns, mark_trades;                 /* the last offer's turn and trade count */
     const BoardInfo *info;
+    uint64_t game; /* the Core it last decided in: in another, its memory starts afresh */
 } Agent;
+
+/* A greedy agent's first decision in a game: it forgets its offers (GreedyAgent._start). */
+static void enter_game(Agent *a, uint64_t game) {
+    if (a->game == game) return;
+    a->game = game;
+    a->n_offered = 0;
+    a->offer_turn = a->mark_turns = a->mark_trades = -1;
+}
 
 static int pips_of(int number) { return number == 0 ? 0 : 6 - abs(7 - number); }
 
@@ -1967,7 +1976,10 @@ static int seed_from_key(PyObject *key, MT *mt) {
 typedef struct {
     PyObject_HEAD State g;
     int ready;
+    uint64_t serial; /* which game this is, for the agents' memory of their game */
 } Core;
+
+static uint64_t next_serial = 1;
 
 static PyTypeObject CoreType;
 
@@ -2030,6 +2042,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
     g->robber = robber;
     new_game(g, &deck_rng);
     self->ready = 1;
+    self->serial = next_serial++;
     return 0;
 }
 
@@ -2114,6 +2127,7 @@ static PyObject *Core_clone(Core *self, PyObject *Py_UNUSED(ignored)) {
     if (copy == NULL) return NULL;
     copy->g = self->g; /* then the traces, which are the only memory a game owns */
     copy->ready = 1;
+    copy->serial = next_serial++;
     State *g = &copy->g;
     int dice_bad = copy_trace(&g->dice, &g->cap_dice, g->n_dice, 1);
     int rows_bad = copy_trace(&g->vp_rows, &g->cap_vp_rows, g->n_vp_rows, g->n);
@@ -2194,45 +2208,49 @@ fail:
     return NULL;
 }
 
-/* play(seats, log=False): the agents of `seats` play to the end, one per seat: ("random", key)
- * or ("greedy", key, trade, offers, dev_cards, robber_leader), key the words of the stream the
- * agent's reset() would seed; forced actions are stepped without asking, as play.play_out
- * does. With log=True, returns every action taken, in order. */
-static PyObject *Core_play(Core *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"seats", "log", NULL};
-    PyObject *seats;
-    int log = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|p", kwlist, &seats, &log)) return NULL;
-    if (ensure_ready(self) < 0) return NULL;
-    State *g = &self->g;
+/* Agents: the core's agents for one board and seat count, with their random streams and
+ * memory, kept across games: a search agent's play-out agents (Core.agents()). */
+typedef struct {
+    PyObject_HEAD int n;
+    Agent agents[MAX_SEATS];
+    BoardInfo info;
+    int8_t hex_resource[N_HEXES], hex_number[N_HEXES], harbor_at[N_NODES]; /* its board */
+} Agents;
+
+static PyTypeObject AgentsType;
+
+static void Agents_dealloc(Agents *self) { Py_TYPE(self)->tp_free((PyObject *)self); }
+
+static PyTypeObject AgentsType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "ludolab.envs.catan._core.Agents",
+    .tp_doc = "The core's agents of one table (Core.agents(seats)), kept across its games.",
+    .tp_basicsize = sizeof(Agents),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)Agents_dealloc,
+};
+
+/* Read seats (one spec per seat; see Core.play) into agents. */
+static int read_seats(PyObject *seats, int n, Agent *agents, const BoardInfo *info) {
     PyObject *seq = PySequence_Fast(seats, "seats: expected one agent per seat");
-    if (seq == NULL) return NULL;
-    if (PySequence_Fast_GET_SIZE(seq) != g->n) {
-        PyErr_Format(PyExc_ValueError, "seats: expected %d (one per seat), got %zd", g->n,
+    if (seq == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != n) {
+        PyErr_Format(PyExc_ValueError, "seats: expected %d (one per seat), got %zd", n,
                      PySequence_Fast_GET_SIZE(seq));
         Py_DECREF(seq);
-        return NULL;
+        return -1;
     }
-    Agent *agents = PyMem_Calloc((size_t)g->n, sizeof(Agent));
-    BoardInfo *info = PyMem_Malloc(sizeof(BoardInfo));
-    PyObject *actions = log ? PyList_New(0) : NULL;
-    if (agents == NULL || info == NULL || (log && actions == NULL)) {
-        PyMem_Free(agents);
-        PyMem_Free(info);
-        Py_DECREF(seq);
-        return PyErr_NoMemory();
-    }
-    board_info(g, info);
-    for (int q = 0; q < g->n; q++) {
-        PyObject *spec = PySequence_Fast_GET_ITEM(seq, q), *key;
-        const char *kind;
+    for (int q = 0; q < n; q++) {
+        PyObject *spec = PySequence_Fast_GET_ITEM(seq, q), *key = NULL;
+        const char *kind = NULL;
         Agent *a = &agents[q];
+        memset(a, 0, sizeof *a);
         a->seat = q;
         a->info = info;
         a->offer_turn = a->mark_turns = a->mark_trades = -1;
         int ok = PyTuple_Check(spec) && PyTuple_GET_SIZE(spec) >= 2;
         if (ok) {
-            kind = PyUnicode_Check(PyTuple_GET_ITEM(spec, 0)) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(spec, 0)) : NULL;
+            PyObject *name = PyTuple_GET_ITEM(spec, 0);
+            kind = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
             key = PyTuple_GET_ITEM(spec, 1);
             if (kind && strcmp(kind, "random") == 0 && PyTuple_GET_SIZE(spec) == 2) {
                 a->kind = AGENT_RANDOM;
@@ -2243,37 +2261,99 @@ static PyObject *Core_play(Core *self, PyObject *args, PyObject *kwds) {
             } else {
                 ok = 0;
             }
-            if (ok && seed_from_key(key, &a->rng) < 0) goto fail;
         }
         if (!ok) {
             PyErr_Clear();
             PyErr_Format(PyExc_ValueError, "seats[%d]: expected (\"random\", key) or (\"greedy\", "
                          "key, trade, offers, dev_cards, robber_leader), got %R", q, spec);
-            goto fail;
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (seed_from_key(key, &a->rng) < 0) {
+            Py_DECREF(seq);
+            return -1;
         }
     }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* core.agents(seats): an Agents of this core's table. */
+static PyObject *Core_agents(Core *self, PyObject *seats) {
+    if (ensure_ready(self) < 0) return NULL;
+    Agents *out = PyObject_New(Agents, &AgentsType);
+    if (out == NULL) return NULL;
+    const State *g = &self->g;
+    out->n = g->n;
+    board_info(g, &out->info);
+    memcpy(out->hex_resource, g->hex_resource, sizeof g->hex_resource);
+    memcpy(out->hex_number, g->hex_number, sizeof g->hex_number);
+    memcpy(out->harbor_at, g->harbor_at, sizeof g->harbor_at);
+    if (read_seats(seats, g->n, out->agents, &out->info) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
+static int same_table(const Agents *agents, const State *g) {
+    if (agents->n == g->n && memcmp(agents->hex_resource, g->hex_resource, sizeof g->hex_resource) == 0 &&
+        memcmp(agents->hex_number, g->hex_number, sizeof g->hex_number) == 0 &&
+        memcmp(agents->harbor_at, g->harbor_at, sizeof g->harbor_at) == 0)
+        return 1;
+    PyErr_SetString(PyExc_ValueError, "agents: made for another board or seat count");
+    return 0;
+}
+
+/* The decision of the acting seat's agent now (not a forced action), or -1 with an error. */
+static int decide(State *g, Agent *agent, uint64_t game, int16_t *legal) {
+    int a;
+    if (agent->kind == AGENT_GREEDY) {
+        enter_game(agent, game);
+        a = greedy_act(g, agent, legal);
+        if (!is_legal(g, a)) { /* (a guard against a bug) */
+            PyErr_Format(PyExc_RuntimeError, "the core's greedy agent chose illegal action %d "
+                         "(seat %d, phase %d)", a, g->acting, g->phase);
+            return -1;
+        }
+        return a;
+    }
+    int n_legal = legal_actions(g, legal);
+    if (n_legal == 0) { /* (only from a state set by hand: the reference's agent fails) */
+        PyErr_Format(PyExc_RuntimeError, "no legal action for seat %d in phase %d", g->acting,
+                     g->phase);
+        return -1;
+    }
+    return legal[(int)(mt_random(&agent->rng) * n_legal)];
+}
+
+/* play(seats, log=False): the agents of `seats` play to the end, one per seat: ("random", key)
+ * or ("greedy", key, trade, offers, dev_cards, robber_leader), key the words of the stream the
+ * agent's reset() would seed; or an Agents (core.agents(seats)), whose streams and memory
+ * go on from game to game. Forced actions are stepped without asking, as play.play_out does.
+ * With log=True, returns every action taken, in order. */
+static PyObject *Core_play(Core *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"seats", "log", NULL};
+    PyObject *seats;
+    int log = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|p", kwlist, &seats, &log)) return NULL;
+    if (ensure_ready(self) < 0) return NULL;
+    State *g = &self->g;
+    Agents *kept = NULL, *fresh = NULL;
+    if (Py_IS_TYPE(seats, &AgentsType)) {
+        kept = (Agents *)seats;
+        if (!same_table(kept, g)) return NULL;
+    } else {
+        fresh = (Agents *)Core_agents(self, seats);
+        if (fresh == NULL) return NULL;
+    }
+    Agent *agents = (kept ? kept : fresh)->agents;
+    PyObject *actions = log ? PyList_New(0) : NULL;
+    if (log && actions == NULL) goto fail;
     int16_t legal[N_ACTIONS];
     while (g->phase != GAME_OVER && !g->failed) {
         int a = forced_action(g);
-        if (a < 0) {
-            Agent *agent = &agents[g->acting];
-            if (agent->kind == AGENT_GREEDY) {
-                a = greedy_act(g, agent, legal);
-            } else {
-                int n_legal = legal_actions(g, legal);
-                if (n_legal == 0) { /* (only from a state set by hand: the reference's agent fails) */
-                    PyErr_Format(PyExc_RuntimeError, "no legal action for seat %d in phase %d",
-                                 g->acting, g->phase);
-                    goto fail;
-                }
-                a = legal[(int)(mt_random(&agent->rng) * n_legal)];
-            }
-            if (agent->kind == AGENT_GREEDY && !is_legal(g, a)) { /* (a guard against a bug) */
-                PyErr_Format(PyExc_RuntimeError, "the core's greedy agent chose illegal action "
-                             "%d (seat %d, phase %d)", a, g->acting, g->phase);
-                goto fail;
-            }
-        }
+        if (a < 0 && (a = decide(g, &agents[g->acting], self->serial, legal)) < 0) goto fail;
         if (actions) {
             PyObject *item = PyLong_FromLong(a);
             if (item == NULL || PyList_Append(actions, item) < 0) {
@@ -2284,9 +2364,7 @@ static PyObject *Core_play(Core *self, PyObject *args, PyObject *kwds) {
         }
         apply(g, a);
     }
-    PyMem_Free(agents);
-    PyMem_Free(info);
-    Py_DECREF(seq);
+    Py_XDECREF(fresh);
     if (g->failed) {
         Py_XDECREF(actions);
         return PyErr_NoMemory();
@@ -2294,23 +2372,43 @@ static PyObject *Core_play(Core *self, PyObject *args, PyObject *kwds) {
     if (actions) return actions;
     Py_RETURN_NONE;
 fail:
-    PyMem_Free(agents);
-    PyMem_Free(info);
-    Py_DECREF(seq);
+    Py_XDECREF(fresh);
     Py_XDECREF(actions);
     return NULL;
+}
+
+/* choose(agents): what the acting seat's agent of `agents` (an Agents) decides now. */
+static PyObject *Core_choose(Core *self, PyObject *arg) {
+    if (ensure_ready(self) < 0) return NULL;
+    if (!Py_IS_TYPE(arg, &AgentsType)) {
+        PyErr_SetString(PyExc_TypeError, "choose: expected an Agents (core.agents(seats))");
+        return NULL;
+    }
+    Agents *kept = (Agents *)arg;
+    if (!same_table(kept, &self->g)) return NULL;
+    if (self->g.phase == GAME_OVER) {
+        PyErr_SetString(PyExc_ValueError, "choose: the game is over");
+        return NULL;
+    }
+    int16_t legal[N_ACTIONS];
+    int a = decide(&self->g, &kept->agents[self->g.acting], self->serial, legal);
+    return a < 0 ? NULL : PyLong_FromLong(a);
 }
 
 static PyObject *Core_get_phase(Core *self, void *Py_UNUSED(closure)) { return PyLong_FromLong(self->g.phase); }
 static PyObject *Core_get_acting(Core *self, void *Py_UNUSED(closure)) { return PyLong_FromLong(self->g.acting); }
 static PyObject *Core_get_current(Core *self, void *Py_UNUSED(closure)) { return PyLong_FromLong(self->g.current); }
 static PyObject *Core_get_n_players(Core *self, void *Py_UNUSED(closure)) { return PyLong_FromLong(self->g.n); }
+static PyObject *Core_get_done(Core *self, void *Py_UNUSED(closure)) { return PyBool_FromLong(self->g.phase == GAME_OVER); }
+static PyObject *Core_get_winner(Core *self, void *Py_UNUSED(closure)) { return seat_or_none(self->g.winner); }
 
 static PyGetSetDef Core_getset[] = {
     {"phase", (getter)Core_get_phase, NULL, "The phase (engine.PHASE_NAMES).", NULL},
     {"acting", (getter)Core_get_acting, NULL, "The seat that must decide now.", NULL},
     {"current", (getter)Core_get_current, NULL, "The seat whose turn it is.", NULL},
     {"n_players", (getter)Core_get_n_players, NULL, "Seats at the table.", NULL},
+    {"done", (getter)Core_get_done, NULL, "Whether the game is over.", NULL},
+    {"winner", (getter)Core_get_winner, NULL, "The winning seat, or None.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -2879,6 +2977,10 @@ static PyMethodDef Core_methods[] = {
      "The game's fields of a GameRecord, as a tuple (see core.c)."},
     {"play", (PyCFunction)(void (*)(void))Core_play, METH_VARARGS | METH_KEYWORDS,
      "play(seats, log=False): the core's agents play to the end (see core.c)."},
+    {"agents", (PyCFunction)Core_agents, METH_O,
+     "agents(seats): the core's agents for this table, kept across games (see core.c)."},
+    {"choose", (PyCFunction)Core_choose, METH_O,
+     "choose(agents): the acting seat's decision by its agent of an Agents."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2983,7 +3085,9 @@ static struct PyModuleDef core_module = {
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
-    if (PyType_Ready(&StreamType) < 0 || PyType_Ready(&CoreType) < 0) return NULL;
+    if (PyType_Ready(&StreamType) < 0 || PyType_Ready(&CoreType) < 0 ||
+        PyType_Ready(&AgentsType) < 0)
+        return NULL;
     init_action_tables();
     PyObject *m = PyModule_Create(&core_module);
     if (m == NULL) return NULL;

@@ -107,16 +107,16 @@ def play_game(
     return game_record(game, specs)
 
 
-def native_seats(agents: Sequence[Agent], seed: int) -> list[tuple] | None:
-    """The seats of ``Core.play`` for ``agents`` reset with ``seed``, or None unless the core
-    has every one of them: the plain random and greedy agents (no subclass: a subclass may
-    change a rule), with any of greedy's parameters."""
+def native_seats(agents: Sequence[Agent], seed: int | Sequence[int]) -> list[tuple] | None:
+    """The seats of ``Core.play`` for ``agents`` reset with ``seed`` (or seat ``q``'s with
+    ``seed[q]``), or None unless the core has every one of them: the plain random and greedy
+    agents (no subclass: a subclass may change a rule), with any of greedy's parameters."""
     seats: list[tuple] = []
     for q, agent in enumerate(agents):
         kind = type(agent)
         if kind is not RandomAgent and kind is not GreedyAgent:
             return None
-        key = native.stream_key(kind.stream_seed(q, seed))
+        key = native.stream_key(kind.stream_seed(q, seed if isinstance(seed, int) else seed[q]))
         if isinstance(agent, GreedyAgent):
             leader = agent.robber == "leader"
             seats.append(("greedy", key, agent.trade, agent.offers, agent.dev_cards, leader))

@@ -15,16 +15,20 @@ A determinisation deals again what the seat cannot see, from the public counts:
 
 The seat's memory of particular cards (what a roll paid whom, what a steal took) is not used:
 the agent never knows more than it may, though it may know less than a card-counting player.
-Playouts run with the ``greedy`` agent by default (``policy=random`` for random playouts) on
-the compiled engine; the main phase gives a lazy view of the legal actions to agents that ask
-for one, as :func:`ludolab.envs.catan.play.play_out` does.
+Playouts run with the ``greedy`` agent by default (``policy=random`` for random playouts). With
+the native core built (and not in debug mode), a determinisation is loaded into the core and
+the tree walk, the play-outs and the policy's choices all run there, with the core's copies of
+the policy agents (the same streams and choices as the Python ones: the same decisions, tested);
+otherwise on the reference engine, where the main phase gives a lazy view of the legal actions to
+agents that ask for one, as :func:`ludolab.envs.catan.play.play_out` does.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ludolab.envs.catan import native
 from ludolab.envs.catan.actions import N_RESOURCES
 from ludolab.envs.catan.agents.base import Agent
 from ludolab.envs.catan.agents.greedy import GreedyAgent
@@ -42,11 +46,9 @@ from ludolab.envs.catan.engine import (
     TRADE_CONFIRM,
     TRADE_RESPONSE,
     VICTORY_POINT,
+    Game,
 )
 from ludolab.envs.search import SearchAgent
-
-if TYPE_CHECKING:
-    from ludolab.envs.catan.engine import Game
 
 _REDEALS = 50  # tries at a deal that leaves nobody else already winning
 
@@ -121,6 +123,8 @@ class MCTSAgent(SearchAgent, Agent):
         from ludolab.envs.catan.play import LegalView
 
         super().reset(seat, seed)
+        self._seats: list[tuple] | None = None  # the policy agents as the core's seats
+        self._agents: Any = None  # the core's copies of them (Core.agents), for this game
         self._view = LegalView
         self._base = self.make_policy(self.policy)
         self._base.reset(seat, seed)
@@ -136,14 +140,35 @@ class MCTSAgent(SearchAgent, Agent):
             legal = sorted(legal, key=lambda a: -values[a])[: self.candidates]
         return super().act(game, legal)
 
+    def _policy_agents(self, n_players: int) -> list[Agent]:
+        # SearchAgent's, with the seeds the agents are reset with kept for the core's copies.
+        if len(self._players) != n_players:
+            from ludolab.envs.catan.play import native_seats
+
+            self._players = [self.make_policy(self.policy) for _ in range(n_players)]
+            seeds = [self.rng.getrandbits(62) for _ in range(n_players)]
+            for q, agent in enumerate(self._players):
+                agent.reset(q, seeds[q])
+            self._seats = native_seats(self._players, seeds)
+            self._agents = None
+        return self._players
+
     def make_policy(self, name: str) -> Agent:
         from ludolab.envs.catan.agents import make_agent
 
         return make_agent(name)
 
-    def policy_action(self, agent: Any, game: Game) -> int:
+    def policy_action(self, agent: Any, game: Any) -> int:
+        if self._agents is not None and not isinstance(game, Game):  # a determinisation in the core
+            return int(game.choose(self._agents))
         lazy = agent.lazy_legal and game.phase == MAIN
         return agent.act(game, self._view(game) if lazy else game.legal_actions())
+
+    def _play_out(self, game: Any, players: list[Agent]) -> None:
+        if self._agents is not None and not isinstance(game, Game):
+            game.play(self._agents)
+        else:
+            super()._play_out(game, players)
 
     def outcome(self, game: Game) -> list[float]:
         n = game.n_players
@@ -151,8 +176,18 @@ class MCTSAgent(SearchAgent, Agent):
             return [1.0 / n] * n
         return [1.0 if q == game.winner else 0.0 for q in range(n)]
 
-    def determinise(self, game: Game) -> Game:
-        return determinise(game, self.seat, self.rng)
+    def determinise(self, game: Game) -> Any:
+        """A determinisation of ``game`` (see :func:`determinise`), loaded into the native core
+        when the core can play the policy agents there."""
+        deal = determinise(game, self.seat, self.rng)
+        if self._seats is None or game.options.debug:
+            return deal
+        mirror = native.mirror_of(deal)  # (its traces left out: the search never reads them)
+        if mirror is None:
+            return deal
+        if self._agents is None:
+            self._agents = mirror.core.agents(self._seats)
+        return mirror.core
 
 
 def determinise(game: Game, seat: int, rng: random.Random) -> Game:
