@@ -7,6 +7,7 @@ depend on the backend (see :mod:`.play`).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
@@ -25,6 +26,9 @@ if TYPE_CHECKING:  # imported where used: `ludolab simulate gallery` needs no Ca
 
 BACKENDS = ("local", "dask")
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+# How often the runner looks at its workers while it waits for a chunk (a dead worker can
+# leave loky stuck: see _unstick). Only how soon a death is noticed depends on it.
+WATCH_SECONDS = 0.5
 
 
 class WorkerDied(RunError):
@@ -91,7 +95,9 @@ def run_local(
         try:
             fill()
             while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                done, _ = wait(pending, timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
+                if not done and _a_worker_died(pool):
+                    _unstick(pool)  # then the pending futures fail: WorkerDied below
                 for future in sorted(done, key=pending.__getitem__):
                     chunk = pending.pop(future)
                     yield chunk, _result(future, chunk)
@@ -113,6 +119,27 @@ def run_local(
             raise WorkerDied(
                 "a worker process died while playing a chunk (killed, or out of memory?)"
             ) from exc
+
+
+def _a_worker_died(pool: Any) -> bool:
+    """Whether a worker process of the (loky) pool ended abnormally (killed, out of memory)."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    return any(p.exitcode not in (None, 0) for p in processes)
+
+
+def _unstick(pool: Any) -> None:
+    """After a worker died: end the other workers and close this process's end of the results
+    pipe. A worker killed while it sends a result leaves half a message in the pipe, and loky's
+    manager thread, reading it, would wait for the rest for ever (here, and again when the
+    interpreter exits and joins it); with every writer gone the read ends, loky marks the pool
+    broken and fails the pending futures."""
+    for process in list(getattr(pool, "_processes", {}).values()):
+        if process.exitcode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(process.pid, signal.SIGKILL)  # (loky's kill() can block here)
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 def _result(future: Future[pa.Table], chunk: int) -> pa.Table:
