@@ -1037,14 +1037,8 @@ static void new_game(State *g, MT *deck_rng) {
 
 /* ---------------------------------------------------------------------------- Python type */
 
-typedef struct {
-    PyObject_HEAD MT mt;
-} Stream;
-
-static int Stream_init(Stream *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"key", NULL};
-    PyObject *key = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O", kwlist, &key)) return -1;
+/* Key words of a stream, as Stream(key) takes them, into mt. */
+static int seed_from_key(PyObject *key, MT *mt) {
     PyObject *seq = PySequence_Fast(key, "key: expected a sequence of 32-bit words");
     if (seq == NULL) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -1070,10 +1064,59 @@ static int Stream_init(Stream *self, PyObject *args, PyObject *kwds) {
         }
         words[i] = (uint32_t)w;
     }
-    mt_init_by_array(&self->mt, words, (size_t)n);
+    mt_init_by_array(mt, words, (size_t)n);
     PyMem_Free(words);
     Py_DECREF(seq);
     return 0;
+}
+
+static PyObject *mt_state(const MT *mt) {
+    PyObject *out = PyTuple_New(N + 1);
+    if (out == NULL) return NULL;
+    for (int i = 0; i <= N; i++) {
+        PyObject *w = i < N ? PyLong_FromUnsignedLong(mt->state[i]) : PyLong_FromLong(mt->index);
+        if (w == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, w);
+    }
+    return out;
+}
+
+/* random.Random.getstate()[1] (a tuple of 624 words and the index) into *mt; `what` names it
+ * in the error. All or nothing: *mt is unchanged on an error. */
+static int read_mt_state(PyObject *state, const char *what, MT *mt) {
+    MT read;
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != N + 1) {
+        PyErr_Format(PyExc_ValueError, "%s: expected random.Random.getstate()[1], a tuple of %d "
+                     "integers", what, N + 1);
+        return -1;
+    }
+    for (int i = 0; i <= N; i++) {
+        unsigned long long w = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(state, i));
+        if ((w == (unsigned long long)-1 && PyErr_Occurred()) || w > 0xffffffffULL ||
+            (i == N && w > N)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "%s: item %d is out of range", what, i);
+            return -1;
+        }
+        if (i < N) read.state[i] = (uint32_t)w;
+        else read.index = (int)w;
+    }
+    *mt = read;
+    return 0;
+}
+
+typedef struct {
+    PyObject_HEAD MT mt;
+} Stream;
+
+static int Stream_init(Stream *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"key", NULL};
+    PyObject *key = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O", kwlist, &key)) return -1;
+    return seed_from_key(key, &self->mt);
 }
 
 static PyObject *Stream_random(Stream *self, PyObject *Py_UNUSED(ignored)) {
@@ -1117,45 +1160,11 @@ static PyObject *Stream_shuffle(Stream *self, PyObject *items) {
 
 /* The state as random.Random.getstate()[1] holds it: the 624 words, then the index. */
 static PyObject *Stream_getstate(Stream *self, PyObject *Py_UNUSED(ignored)) {
-    PyObject *out = PyTuple_New(N + 1);
-    if (out == NULL) return NULL;
-    for (int i = 0; i < N; i++) {
-        PyObject *w = PyLong_FromUnsignedLong(self->mt.state[i]);
-        if (w == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(out, i, w);
-    }
-    PyObject *index = PyLong_FromLong(self->mt.index);
-    if (index == NULL) {
-        Py_DECREF(out);
-        return NULL;
-    }
-    PyTuple_SET_ITEM(out, N, index);
-    return out;
+    return mt_state(&self->mt);
 }
 
 static PyObject *Stream_setstate(Stream *self, PyObject *state) {
-    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != N + 1) {
-        PyErr_Format(PyExc_ValueError, "setstate: expected a tuple of %d integers", N + 1);
-        return NULL;
-    }
-    MT mt;
-    for (int i = 0; i <= N; i++) {
-        unsigned long long w = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(state, i));
-        if ((w == (unsigned long long)-1 && PyErr_Occurred()) || w > 0xffffffffULL ||
-            (i == N && w > N)) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_ValueError, "setstate: item %d is out of range", i);
-            return NULL;
-        }
-        if (i < N)
-            mt.state[i] = (uint32_t)w;
-        else
-            mt.index = (int)w;
-    }
-    self->mt = mt; /* all or nothing: a bad tuple leaves the stream as it was */
+    if (read_mt_state(state, "setstate", &self->mt) < 0) return NULL;
     Py_RETURN_NONE;
 }
 
@@ -1940,39 +1949,6 @@ static int read_ints(PyObject *seq_obj, const char *name, int length, int low, i
     return 0;
 }
 
-/* Key words of a stream, as Stream(key) takes them, into mt. */
-static int seed_from_key(PyObject *key, MT *mt) {
-    PyObject *seq = PySequence_Fast(key, "key: expected a sequence of 32-bit words");
-    if (seq == NULL) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n < 1) {
-        Py_DECREF(seq);
-        PyErr_SetString(PyExc_ValueError, "key: expected at least one 32-bit word");
-        return -1;
-    }
-    uint32_t *words = PyMem_Malloc((size_t)n * sizeof(uint32_t));
-    if (words == NULL) {
-        Py_DECREF(seq);
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        unsigned long long w = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
-        if ((w == (unsigned long long)-1 && PyErr_Occurred()) || w > 0xffffffffULL) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_ValueError, "key[%zd]: expected an integer in 0..2**32-1", i);
-            PyMem_Free(words);
-            Py_DECREF(seq);
-            return -1;
-        }
-        words[i] = (uint32_t)w;
-    }
-    mt_init_by_array(mt, words, (size_t)n);
-    PyMem_Free(words);
-    Py_DECREF(seq);
-    return 0;
-}
-
 typedef struct {
     PyObject_HEAD State g;
     int ready;
@@ -2058,18 +2034,29 @@ static int ensure_ready(Core *self) {
     return 0;
 }
 
-static PyObject *action_list(const int16_t *actions, int n) {
+static PyObject *seat_value(int v) {
+    if (v < 0) Py_RETURN_NONE;
+    return PyLong_FromLong(v);
+}
+
+static PyObject *int_list(const int *values, int n) {
     PyObject *out = PyList_New(n);
     if (out == NULL) return NULL;
     for (int i = 0; i < n; i++) {
-        PyObject *a = PyLong_FromLong(actions[i]);
-        if (a == NULL) {
+        PyObject *item = PyLong_FromLong(values[i]);
+        if (item == NULL) {
             Py_DECREF(out);
             return NULL;
         }
-        PyList_SET_ITEM(out, i, a);
+        PyList_SET_ITEM(out, i, item);
     }
     return out;
+}
+
+static PyObject *action_list(const int16_t *actions, int n) {
+    int wide[N_ACTIONS];
+    for (int i = 0; i < n; i++) wide[i] = actions[i];
+    return int_list(wide, n);
 }
 
 static PyObject *Core_legal_actions(Core *self, PyObject *Py_UNUSED(ignored)) {
@@ -2158,11 +2145,6 @@ static PyObject *int_tuple(const int *values, int n, int none_below_zero) {
     return out;
 }
 
-static PyObject *seat_or_none(int seat) {
-    if (seat < 0) Py_RETURN_NONE;
-    return PyLong_FromLong(seat);
-}
-
 /* The fields of play.game_record that come from the game, in GameRecord's order: winner,
  * truncated, turns, n_actions, final_vp, vp_by_turn, produced, dice, robber_moves, sevens,
  * maritime_trades, domestic_trades, knights_played, first_settlement_turn, first_city_turn,
@@ -2194,13 +2176,13 @@ static PyObject *Core_record(Core *self, PyObject *Py_UNUSED(ignored)) {
         if (item == NULL) goto fail;
         PyTuple_SET_ITEM(dice, t, item);
     }
-    return Py_BuildValue("(NNiiNNNNiiiiNNNNN)", seat_or_none(g->winner),
+    return Py_BuildValue("(NNiiNNNNiiiiNNNNN)", seat_value(g->winner),
                          PyBool_FromLong(g->truncated), g->turns, g->n_actions,
                          int_tuple(vp, n, 0), rows, produced, dice, g->robber_moves, g->sevens,
                          g->maritime_trades, g->domestic_trades, int_tuple(knights, n, 0),
                          int_tuple(g->first_settlement_turn, n, 1),
-                         int_tuple(g->first_city_turn, n, 1), seat_or_none(g->longest_road),
-                         seat_or_none(g->largest_army));
+                         int_tuple(g->first_city_turn, n, 1), seat_value(g->longest_road),
+                         seat_value(g->largest_army));
 fail:
     Py_XDECREF(rows);
     Py_XDECREF(produced);
@@ -2400,7 +2382,7 @@ static PyObject *Core_get_acting(Core *self, void *Py_UNUSED(closure)) { return 
 static PyObject *Core_get_current(Core *self, void *Py_UNUSED(closure)) { return PyLong_FromLong(self->g.current); }
 static PyObject *Core_get_n_players(Core *self, void *Py_UNUSED(closure)) { return PyLong_FromLong(self->g.n); }
 static PyObject *Core_get_done(Core *self, void *Py_UNUSED(closure)) { return PyBool_FromLong(self->g.phase == GAME_OVER); }
-static PyObject *Core_get_winner(Core *self, void *Py_UNUSED(closure)) { return seat_or_none(self->g.winner); }
+static PyObject *Core_get_winner(Core *self, void *Py_UNUSED(closure)) { return seat_value(self->g.winner); }
 
 static PyGetSetDef Core_getset[] = {
     {"phase", (getter)Core_get_phase, NULL, "The phase (engine.PHASE_NAMES).", NULL},
@@ -2497,43 +2479,10 @@ static const Field FIELDS[] = {
 };
 #define N_FIELDS ((int)(sizeof FIELDS / sizeof FIELDS[0]))
 
-static PyObject *seat_value(int v) {
-    if (v < 0) Py_RETURN_NONE;
-    return PyLong_FromLong(v);
-}
-
-static PyObject *int_list(const int *values, int n) {
-    PyObject *out = PyList_New(n);
-    if (out == NULL) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *item = PyLong_FromLong(values[i]);
-        if (item == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, i, item);
-    }
-    return out;
-}
-
 static PyObject *int8_list(const int8_t *values, int n) {
     int wide[N_PATHS];
     for (int i = 0; i < n; i++) wide[i] = values[i];
     return int_list(wide, n);
-}
-
-static PyObject *mt_state(const MT *mt) {
-    PyObject *out = PyTuple_New(N + 1);
-    if (out == NULL) return NULL;
-    for (int i = 0; i <= N; i++) {
-        PyObject *w = i < N ? PyLong_FromUnsignedLong(mt->state[i]) : PyLong_FromLong(mt->index);
-        if (w == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(out, i, w);
-    }
-    return out;
 }
 
 static PyObject *field_value(const State *g, const Field *f) {
@@ -2861,25 +2810,9 @@ static int read_field(State *g, const Field *f, PyObject *value) {
         return 0;
     }
     case K_RNG: {
-        MT mt;
-        if (!PyTuple_Check(value) || PyTuple_GET_SIZE(value) != N + 1) {
-            PyErr_Format(PyExc_ValueError, "set_state: %s: expected random.Random.getstate()[1], "
-                         "a tuple of %d integers", f->name, N + 1);
-            return -1;
-        }
-        for (int i = 0; i <= N; i++) {
-            unsigned long long w = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(value, i));
-            if ((w == (unsigned long long)-1 && PyErr_Occurred()) || w > 0xffffffffULL ||
-                (i == N && w > N)) {
-                PyErr_Clear();
-                PyErr_Format(PyExc_ValueError, "set_state: %s[%d] is out of range", f->name, i);
-                return -1;
-            }
-            if (i < N) mt.state[i] = (uint32_t)w;
-            else mt.index = (int)w;
-        }
-        *(MT *)base = mt;
-        return 0;
+        char what[48];
+        snprintf(what, sizeof what, "set_state: %s", f->name);
+        return read_mt_state(value, what, (MT *)base);
     }
     }
     PyErr_SetString(PyExc_SystemError, "set_state: unknown field kind");

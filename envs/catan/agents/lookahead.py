@@ -45,10 +45,12 @@ the last placement starts the first turn, whose dice are rolled at once.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
 from ludolab.envs.catan import actions as A
+from ludolab.envs.catan import native
 from ludolab.envs.catan.agents.greedy import (
     BUILD_COSTS,
     CITY,
@@ -369,21 +371,34 @@ class LookaheadAgent(GreedyAgent):
         dice and tie-breaks for each spot. A tie keeps the earlier spot."""
         # Imported here: the play module imports this package.
         from ludolab.envs.catan.agents.mcts import determinise
-        from ludolab.envs.catan.play import play_out
+        from ludolab.envs.catan.play import native_seats, play_out
 
         placers = self._placement_agents(game.n_players)
         me = self.seat
         wins = [0.0] * len(spots)
+        # The native core plays the trials when it is built (not in debug mode): the same
+        # games, with its copies of the greedy placers (tests/test_native_core.py).
+        in_core = not game.options.debug and native_seats(placers, 0) is not None
         for _ in range(self.playouts):
             deal = determinise(game, me, self.rng)
             seed = self.rng.getrandbits(62)
+            mirror = native.mirror_of(deal) if in_core else None
+            seats = native_seats(placers, seed) if mirror is not None else None
             for k, a in enumerate(spots):
-                trial = deal.clone()
-                trial.step(a)
-                play_out(trial, placers, seed)
-                if trial.winner == me:
+                winner: int | None
+                if mirror is not None:
+                    copy: Any = mirror.core.clone()
+                    copy.step(a)
+                    copy.play(seats)
+                    winner = copy.winner
+                else:
+                    trial = deal.clone()
+                    trial.step(a)
+                    play_out(trial, placers, seed)
+                    winner = trial.winner
+                if winner == me:
                     wins[k] += 1.0
-                elif trial.winner is None:  # cut off at the turn limit: a share
+                elif winner is None:  # cut off at the turn limit: a share
                     wins[k] += 1.0 / game.n_players
         self.last_wins = dict(zip(spots, wins, strict=True))
         best = 0
