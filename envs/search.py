@@ -112,6 +112,7 @@ class SearchAgent(Agent):
         self.widen = float(widen)
         self.root = root
         self._players: list[Agent] = []
+        self._policy_seeds: list[int] = []  # what each of _players was reset with
 
     @property
     def spec(self) -> str:
@@ -157,9 +158,11 @@ class SearchAgent(Agent):
     def _policy_agents(self, n_players: int) -> list[Agent]:
         if len(self._players) != n_players:
             self._players = [self.make_policy(self.policy) for _ in range(n_players)]
+            # Their own streams, apart from the real game's agents and from this one's (the
+            # seeds kept: a game's native copies of the agents are seeded alike).
+            self._policy_seeds = [self.rng.getrandbits(62) for _ in range(n_players)]
             for q, agent in enumerate(self._players):
-                # Their own streams, apart from the real game's agents and from this one's.
-                agent.reset(q, self.rng.getrandbits(62))
+                agent.reset(q, self._policy_seeds[q])
         return self._players
 
     def act(self, game: Any, legal: Sequence[int]) -> int:

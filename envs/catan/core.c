@@ -1225,7 +1225,16 @@ typedef struct {
     int mark_turns, mark_trades;                 /* the last offer's turn and trade count */
     const BoardInfo *info;
     uint64_t game; /* the Core it last decided in: in another, its memory starts afresh */
+    const int16_t *legal; /* during a decision: the legal actions (listed once, by decide()) */
+    int n_legal;
 } Agent;
+
+/* Whether action a is legal now (Game.is_legal), from the list of the decision. */
+static int allowed(const Agent *me, int a) {
+    for (int i = 0; i < me->n_legal; i++)
+        if (me->legal[i] == a) return 1;
+    return 0;
+}
 
 /* A greedy agent's first decision in a game: it forgets its offers (GreedyAgent._start). */
 static void enter_game(Agent *a, uint64_t game) {
@@ -1649,7 +1658,7 @@ static int maritime(const State *g, const Agent *me) {
             }
         }
         int a = A_MARITIME + give * 4 + (get < give ? get : get - 1);
-        if (is_legal(g, a)) return a;
+        if (allowed(me, a)) return a;
     }
     return -1;
 }
@@ -1710,7 +1719,7 @@ static int year_of_plenty(const State *g, const Agent *me) {
     int i = 0;
     for (int a = 0; a < 15; a++)
         if (yop_r1[a] == r1 && yop_r2[a] == r2) i = a;
-    return is_legal(g, A_YOP + i) ? A_YOP + i : -1;
+    return allowed(me, A_YOP + i) ? A_YOP + i : -1;
 }
 
 static int monopoly(const State *g, const Agent *me) {
@@ -1733,7 +1742,7 @@ static int monopoly(const State *g, const Agent *me) {
         }
     }
     if (best < 0) return -1;
-    return is_legal(g, A_MONOPOLY + best) ? A_MONOPOLY + best : -1;
+    return allowed(me, A_MONOPOLY + best) ? A_MONOPOLY + best : -1;
 }
 
 static int dev_play(const State *g, Agent *me) {
@@ -1743,10 +1752,10 @@ static int dev_play(const State *g, Agent *me) {
         g->dev_played_this_turn)
         return -1;
     if (dev[KNIGHT] > fresh[KNIGHT] && (robber_on_me(g, me) || knight_takes_army(g, p)) &&
-        is_legal(g, A_KNIGHT))
+        allowed(me, A_KNIGHT))
         return A_KNIGHT;
     if (dev[ROAD_BUILDING_CARD] > fresh[ROAD_BUILDING_CARD] && g->roads_left[p] >= 1 &&
-        (settlement_wanted(g, p) || wants_longest_road(g, p)) && is_legal(g, A_ROAD_BUILDING))
+        (settlement_wanted(g, p) || wants_longest_road(g, p)) && allowed(me, A_ROAD_BUILDING))
         return A_ROAD_BUILDING;
     if (dev[YEAR_OF_PLENTY] > fresh[YEAR_OF_PLENTY]) {
         int a = year_of_plenty(g, me);
@@ -1772,17 +1781,17 @@ static int greedy_main(State *g, Agent *me) {
     }
     if (grain >= 2 && ore >= 3 && g->cities_left[p]) {
         int city = best_city(g, me);
-        if (city >= 0 && is_legal(g, city)) return city;
+        if (city >= 0 && allowed(me, city)) return city;
     }
     if (lumber && wool && grain && brick && g->settlements_left[p]) {
         int spot = best_settlement(g, me);
-        if (spot >= 0 && is_legal(g, spot)) return spot;
+        if (spot >= 0 && allowed(me, spot)) return spot;
     }
-    if (me->dev_cards && wool && grain && ore && is_legal(g, A_BUY_DEV) && dev_ok(g, me))
+    if (me->dev_cards && wool && grain && ore && allowed(me, A_BUY_DEV) && dev_ok(g, me))
         return A_BUY_DEV;
     if (lumber && brick && g->roads_left[p]) {
         int road = paid_road(g, me);
-        if (road >= 0 && is_legal(g, road)) return road;
+        if (road >= 0 && allowed(me, road)) return road;
     }
     if (me->trade) {
         const int *rates = g->rates[p];
@@ -1891,9 +1900,10 @@ static int greedy_confirm(const State *g, const int16_t *legal, int n) {
 }
 
 /* GreedyAgent.act. */
-static int greedy_act(State *g, Agent *me, int16_t *legal) {
+static int greedy_act(State *g, Agent *me) {
     if (g->phase == MAIN) return greedy_main(g, me);
-    int n = legal_actions(g, legal);
+    const int16_t *legal = me->legal;
+    int n = me->n_legal;
     if (n == 1) return legal[0];
     switch (g->phase) {
     case TRADE_RESPONSE:
@@ -2289,24 +2299,23 @@ static int same_table(const Agents *agents, const State *g) {
 
 /* The decision of the acting seat's agent now (not a forced action), or -1 with an error. */
 static int decide(State *g, Agent *agent, uint64_t game, int16_t *legal) {
-    int a;
-    if (agent->kind == AGENT_GREEDY) {
-        enter_game(agent, game);
-        a = greedy_act(g, agent, legal);
-        if (!is_legal(g, a)) { /* (a guard against a bug) */
-            PyErr_Format(PyExc_RuntimeError, "the core's greedy agent chose illegal action %d "
-                         "(seat %d, phase %d)", a, g->acting, g->phase);
-            return -1;
-        }
-        return a;
-    }
-    int n_legal = legal_actions(g, legal);
+    int n_legal = legal_actions(g, legal); /* once: the greedy agent asks about it often */
     if (n_legal == 0) { /* (only from a state set by hand: the reference's agent fails) */
         PyErr_Format(PyExc_RuntimeError, "no legal action for seat %d in phase %d", g->acting,
                      g->phase);
         return -1;
     }
-    return legal[(int)(mt_random(&agent->rng) * n_legal)];
+    if (agent->kind == AGENT_RANDOM) return legal[(int)(mt_random(&agent->rng) * n_legal)];
+    enter_game(agent, game);
+    agent->legal = legal;
+    agent->n_legal = n_legal;
+    int a = greedy_act(g, agent);
+    if (!allowed(agent, a)) { /* (a guard against a bug) */
+        PyErr_Format(PyExc_RuntimeError, "the core's greedy agent chose illegal action %d "
+                     "(seat %d, phase %d)", a, g->acting, g->phase);
+        return -1;
+    }
+    return a;
 }
 
 /* play(seats, log=False): the agents of `seats` play to the end, one per seat: ("random", key)

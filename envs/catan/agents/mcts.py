@@ -141,17 +141,15 @@ class MCTSAgent(SearchAgent, Agent):
         return super().act(game, legal)
 
     def _policy_agents(self, n_players: int) -> list[Agent]:
-        # SearchAgent's, with the seeds the agents are reset with kept for the core's copies.
-        if len(self._players) != n_players:
-            from ludolab.envs.catan.play import native_seats
+        # SearchAgent's, and the core's seats for the same agents when it makes them anew.
+        from ludolab.envs.catan.play import native_seats
 
-            self._players = [self.make_policy(self.policy) for _ in range(n_players)]
-            seeds = [self.rng.getrandbits(62) for _ in range(n_players)]
-            for q, agent in enumerate(self._players):
-                agent.reset(q, seeds[q])
-            self._seats = native_seats(self._players, seeds)
+        made = len(self._players) != n_players
+        players = super()._policy_agents(n_players)
+        if made:
+            self._seats = native_seats(players, self._policy_seeds)
             self._agents = None
-        return self._players
+        return players
 
     def make_policy(self, name: str) -> Agent:
         from ludolab.envs.catan.agents import make_agent
