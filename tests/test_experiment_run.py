@@ -335,8 +335,33 @@ def longer(tmp_path_factory):
     return cfg, digest(ref.path / "games.parquet")
 
 
-def _start(cfg: Path, out: Path, workers: int) -> subprocess.Popen:
-    code = "import sys; from ludolab.research.cli import main; sys.exit(main())"
+# The runner as a user starts it, except that after saving its ``after``-th chunk it waits
+# (in its main thread, as it would for a slow worker) until the gate file is gone: so the
+# interruption lands part-way however fast the games are.
+_GATED_RUNNER = """
+import os, signal, sys, time
+# Ctrl-C as in a terminal, even when the suite itself was started in the background (a
+# shell's background jobs inherit SIGINT ignored, and then the runner would never see it).
+signal.signal(signal.SIGINT, signal.default_int_handler)
+from ludolab.research.cli import main
+from ludolab.research.experiment import runner
+gate, after = sys.argv[1], int(sys.argv[2])
+original = runner.RunDir.write_chunk
+saved = 0
+def write_then_wait(self, *args, **kwargs):
+    global saved
+    original(self, *args, **kwargs)
+    saved += 1
+    while saved >= after and os.path.exists(gate):
+        time.sleep(0.01)
+runner.RunDir.write_chunk = write_then_wait
+sys.exit(main(sys.argv[3:]))
+"""
+
+
+def _start(cfg: Path, out: Path, workers: int, gate: Path, after: int) -> subprocess.Popen:
+    """``ludolab run`` in its own process, held at its ``after``-th chunk while ``gate`` exists."""
+    gate.touch()
     args = [
         "run",
         str(cfg),
@@ -350,14 +375,14 @@ def _start(cfg: Path, out: Path, workers: int) -> subprocess.Popen:
         "--quiet",
     ]
     return subprocess.Popen(
-        [sys.executable, "-c", code, *args],
+        [sys.executable, "-c", _GATED_RUNNER, str(gate), str(after), *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
 
 
-def _wait_for_chunks(chunks: Path, proc: subprocess.Popen, n: int = 3) -> None:
+def _wait_for_chunks(chunks: Path, proc: subprocess.Popen, n: int) -> None:
     """Until the runner has saved ``n`` chunks (a runner that hangs is stopped by the suite's
     per-test timeout, not by a clock here)."""
     while len(list(chunks.glob("chunk-*.parquet"))) < n:
@@ -396,15 +421,18 @@ def _worker_pids(pid: int) -> list[int]:
 @pytest.mark.parametrize("how", ["ctrl-c", "kill-worker", "kill-runner"])
 def test_interrupted_run_resumes_to_the_same_games(longer, tmp_path, how):
     cfg, reference = longer
-    proc = _start(cfg, tmp_path, workers=2)
+    gate = tmp_path / "gate"
+    proc = _start(cfg, tmp_path, workers=2, gate=gate, after=3)
     run = tmp_path / "tiny" / "r"
     try:
-        _wait_for_chunks(run / "chunks", proc)
+        _wait_for_chunks(run / "chunks", proc, 3)
         workers = _worker_pids(proc.pid)
         if how == "ctrl-c":
             proc.send_signal(signal.SIGINT)
         elif how == "kill-worker":
             os.kill(workers[0], signal.SIGKILL)
+            _wait_until_gone(workers[:1])
+            gate.unlink()  # the runner goes on, and finds the worker gone
         else:
             proc.kill()
         _, err = proc.communicate()
@@ -414,7 +442,7 @@ def test_interrupted_run_resumes_to_the_same_games(longer, tmp_path, how):
             proc.communicate()
     assert not (run / "games.parquet").exists()
     saved = len(list((run / "chunks").glob("chunk-*.parquet")))
-    assert 0 < saved < 80, (saved, err)
+    assert saved == 3 or (how == "kill-worker" and 3 <= saved < 80), (saved, err)
     if how == "ctrl-c":
         assert proc.returncode == 130 and f"--resume {run}" in err, (proc.returncode, err)
     elif how == "kill-worker":
