@@ -243,7 +243,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "--agents",
         default="random,random,random,random",
         help="one agent per seat, comma-separated, 2-4 seats: "
-        "random, greedy, lookahead, mcts; parameters as name:key=value "
+        "random, greedy, lookahead, mcts, alphabeta; parameters as name:key=value "
         "(default %(default)s)",
     )
     simc.add_argument("--games", "-n", type=int, default=100)

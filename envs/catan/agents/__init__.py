@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from ludolab.envs.agents import AgentRegistry, AgentSpecError
+from ludolab.envs.catan.agents.alphabeta import AlphaBetaAgent
 from ludolab.envs.catan.agents.base import Agent
 from ludolab.envs.catan.agents.greedy import GreedyAgent
 from ludolab.envs.catan.agents.lookahead import LookaheadAgent
 from ludolab.envs.catan.agents.mcts import MCTSAgent
 from ludolab.envs.catan.agents.random_agent import RandomAgent
 
-REGISTRY = AgentRegistry("catan", [RandomAgent, GreedyAgent, LookaheadAgent, MCTSAgent])
+REGISTRY = AgentRegistry(
+    "catan", [RandomAgent, GreedyAgent, LookaheadAgent, MCTSAgent, AlphaBetaAgent]
+)
 AGENTS = REGISTRY.agents
 make_agent = REGISTRY.make
 parse_agent_spec = REGISTRY.parse
@@ -17,6 +20,7 @@ parse_agent_spec = REGISTRY.parse
 __all__ = [
     "AGENTS",
     "Agent",
+    "AlphaBetaAgent",
     "AgentSpecError",
     "GreedyAgent",
     "LookaheadAgent",
