@@ -95,6 +95,29 @@ metrics = ["turns", "score_spread"]
 """
 
 
+def test_a_run_reports_its_findings_across_skill(tmp_path):
+    """With ``comparisons.skill`` the report says, per condition and primary metric, whether
+    the effect changes from the least to the most skilled lineup (the statistics themselves
+    are tested on planted data in test_skill_interaction.py)."""
+    skill = 'primary = ["turns"]\nskill = ["mixed", "greedy"]\n'
+    text = TINY.format(boards=4, games=2, chunk=8) + skill
+    cfg = tmp_path / "tiny.toml"
+    cfg.write_text(text)
+    result = run_experiment(cfg, out=tmp_path / "results", run_id="r", quiet=True)
+    skill = pd.read_csv(result.path / "skill.csv")
+    assert list(skill["condition"]) == ["random"] and list(skill["metric"]) == ["turns"]
+    assert skill["lineups"].iloc[0] == "mixed < greedy"
+    effects = pd.read_csv(result.path / "skill-effects.csv")
+    assert list(effects["lineup"]) == ["mixed", "greedy"]
+    # The change is the greedy lineup's effect minus the mixed one's (two lineups).
+    assert skill["change"].iloc[0] == pytest.approx(
+        effects["effect"].iloc[1] - effects["effect"].iloc[0]
+    )
+    report = (result.path / "report.md").read_text()
+    assert "**Across skill** (mixed < greedy, least skilled first)" in report
+    assert f"**turns**, random vs official: **{skill['verdict'].iloc[0]}**" in report
+
+
 def test_ludolab_run_names_its_report_once(tmp_path, capsys):
     cfg = write_config(tmp_path / "tiny.toml")
     assert main(["run", str(cfg), "--out", str(tmp_path / "results"), "--run-id", "r"]) == 0

@@ -36,6 +36,7 @@ import scipy.stats as st
 
 from ludolab.research.experiment.config import DEFAULT_MIXED_MAX_GAMES
 from ludolab.research.experiment.setups import SETUP_FILES, Setup, read_setups
+from ludolab.research.experiment.skill import SKILL_COLUMNS, skill_tables
 from ludolab.research.experiment.store import RunError, open_finished
 from ludolab.research.experiment.tables import journal_tables, write_journal_tables
 from ludolab.research.files import write_parquet, write_text
@@ -684,6 +685,16 @@ class Analysis:
     notes: list[str]
     seats: pd.DataFrame
     trends: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=TREND_COLUMNS))
+    skill_effects: pd.DataFrame = field(default_factory=pd.DataFrame)
+    skill: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=SKILL_COLUMNS))
+
+
+def skill_analysis(data: RunData) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(effects, tests) across the config's ``skill`` lineups, for the primary metrics (every
+    tested metric when none is primary): see :mod:`ludolab.research.experiment.skill`."""
+    cmp = data.config["comparisons"]
+    metrics = _registry_names(cmp.get("primary")) or tested_metrics(data)
+    return skill_tables(data.by_setup, cmp, metrics, data.paired)
 
 
 def analyse(data: RunData) -> Analysis:
@@ -698,8 +709,18 @@ def analyse(data: RunData) -> Analysis:
             f"distinct {data.config['setup_kind']} than the {data.config['setups']} planned: "
             "each distinct setup is one unit, so the comparisons are unpaired",
         )
+    skill_effects, skill = skill_analysis(data)
     return Analysis(
-        data, condition_table(data), omni, pairs, reg, notes, seat_table(data), trend_table(data)
+        data,
+        condition_table(data),
+        omni,
+        pairs,
+        reg,
+        notes,
+        seat_table(data),
+        trend_table(data),
+        skill_effects,
+        skill,
     )
 
 
@@ -741,7 +762,8 @@ def write_tables(result: Analysis) -> list[Path]:
 
     ``metrics/per_game.parquet`` and ``metrics/conditions.csv``; ``comparisons.md`` (every
     table), ``comparisons.csv`` (pairwise, full precision), ``omnibus.csv``, ``seats.csv``,
-    ``trends.csv`` (with sweeps) and, for Catan, ``regression.csv``. The journal tables
+    ``trends.csv`` (with sweeps), ``skill.csv`` and ``skill-effects.csv`` (with
+    ``comparisons.skill``) and, for Catan, ``regression.csv``. The journal tables
     (:mod:`ludolab.research.experiment.tables`): ``tables/comparisons-METRIC.tex`` per tested
     metric and ``tables/trends.tex`` (with sweeps), each with a ``.csv`` of its rows beside
     it, and ``comparisons.tex`` holding them all.
@@ -764,6 +786,10 @@ def write_tables(result: Analysis) -> list[Path]:
     if len(result.trends):
         write_text(path / "trends.csv", to_csv(result.trends) or "")
         files.append(path / "trends.csv")
+    if len(result.skill):
+        write_text(path / "skill.csv", to_csv(result.skill) or "")
+        write_text(path / "skill-effects.csv", to_csv(result.skill_effects) or "")
+        files += [path / "skill.csv", path / "skill-effects.csv"]
     files += [path / f for f in ("comparisons.md", "comparisons.csv", "omnibus.csv", "seats.csv")]
     files += write_journal_tables(
         journal_tables(

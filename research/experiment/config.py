@@ -49,6 +49,8 @@ spec per seat), the rule options, the master seed, the metrics and the compariso
     primary = ["turns"]            # optional: the confirmatory family; other metrics exploratory
     margins = { turns = 2.0 }      # optional: smallest difference that matters, metric's unit
     mixed_max_games = 20000        # fit the mixed-model check up to this many games (0: never)
+    skill = ["mixed", "greedy"]    # optional: lineups in order of skill; tests whether each
+                                   # condition's effect changes with skill (needs a baseline)
 
     [report]                       # optional: how the figures are drawn
     style = "paper"                # paper (3.3 / 7 in columns, the default) | screen
@@ -258,6 +260,9 @@ class Comparisons:
         mixed_max_games: the mixed-model sensitivity check is fitted when a comparison has at
             most this many games (its crossed random effects make the fit slow and memory-hungry
             beyond some tens of thousands of games); 0 never fits it.
+        skill: lineup names in order of increasing skill (two or more), or empty: the report
+            then tests, for each condition and primary metric, whether the condition's effect
+            changes with skill (:mod:`ludolab.research.stats.interaction`).
     """
 
     baseline: str | None = None
@@ -269,6 +274,7 @@ class Comparisons:
     primary: tuple[str, ...] = ()
     margins: dict[str, float] = field(default_factory=dict)
     mixed_max_games: int = DEFAULT_MIXED_MAX_GAMES
+    skill: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -492,6 +498,7 @@ COMPARISON_KEYS = (
     "primary",
     "margins",
     "mixed_max_games",
+    "skill",
 )
 
 
@@ -646,7 +653,13 @@ def parse_experiment(
     _unique(src, [lineup.name for lineup in lineups], "lineups")
     metrics = _metrics(src, data, "metrics", game, players)
     comparisons = _comparisons(
-        src, data.get("comparisons", {}), game, players, metrics, [c.name for c in conditions]
+        src,
+        data.get("comparisons", {}),
+        game,
+        players,
+        metrics,
+        [c.name for c in conditions],
+        [lineup.name for lineup in lineups],
     )
     report = data.get("report", {})
     if not isinstance(report, dict):
@@ -1125,6 +1138,7 @@ def _comparisons(
     players: int,
     metrics: tuple[str, ...],
     conditions: list[str],
+    lineups: list[str],
 ) -> Comparisons:
     if not isinstance(table, dict):
         raise src.fail("comparisons", "expected a table ([comparisons])")
@@ -1171,9 +1185,47 @@ def _comparisons(
     mixed_max = src.integer(
         table, "mixed_max_games", where, minimum=0, default=DEFAULT_MIXED_MAX_GAMES
     )
+    skill = _skill(src, table, lineups, baseline, where)
     return Comparisons(
-        baseline, paired, correction, float(alpha), n_boot, tested, primary, margins, mixed_max
+        baseline,
+        paired,
+        correction,
+        float(alpha),
+        n_boot,
+        tested,
+        primary,
+        margins,
+        mixed_max,
+        skill,
     )
+
+
+def _skill(
+    src: _Source, table: Mapping[str, Any], lineups: list[str], baseline: str | None, where: str
+) -> tuple[str, ...]:
+    """``comparisons.skill``: two or more distinct lineup names, least skilled first."""
+    if "skill" not in table:
+        return ()
+    value = table["skill"]
+    where += "skill"
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise src.fail(where, f"expected a list of lineup names, got {value!r}")
+    if len(value) < 2:
+        raise src.fail(where, f"name two or more lineups, least skilled first; got {value!r}")
+    for i, name in enumerate(value):
+        if name not in lineups:
+            raise src.fail(
+                f"{where}[{i}]", f"{name!r} is not one of the lineups: {', '.join(lineups)}"
+            )
+        if name in value[:i]:
+            raise src.fail(f"{where}[{i}]", f"{name!r} is named twice")
+    if baseline is None:
+        raise src.fail(
+            where,
+            "needs comparisons.baseline: each condition's effect, and how it changes with "
+            "skill, is measured against the baseline condition",
+        )
+    return tuple(value)
 
 
 def metric_unit(name: str) -> str:

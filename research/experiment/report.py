@@ -254,6 +254,55 @@ def _trend_blocks(analysis: Analysis) -> list[Block]:
     ]
 
 
+def _skill_blocks(analysis: Analysis) -> list[Block]:
+    """The findings across skill (``comparisons.skill``): each condition's effect per lineup
+    and whether it changes with skill, in words (own family)."""
+    t = analysis.skill
+    if t.empty:
+        return []
+    data = analysis.data
+    cmp = data.config["comparisons"]
+    skill = list(cmp["skill"])
+    unit_word = data.config["setup_kind"][:-1]
+    effects = analysis.skill_effects
+    lines = []
+    for _, r in t.iterrows():
+        unit = _unit(analysis, r["metric"])
+        same = (effects["metric"] == r["metric"]) & (effects["condition"] == r["condition"])
+        rows = effects[same]
+        per_lineup = "; ".join(
+            f"{_amount(e['effect'], unit)} {format_ci(e['low'], e['high'], None)} ({e['lineup']})"
+            for _, e in rows.iterrows()
+        )
+        lines.append(
+            f"**{r['metric']}**, {r['condition']} vs {r['baseline']}: **{r['verdict']}**. "
+            f"Effect {per_lineup}. Change from {skill[0]} to {skill[-1]}: "
+            f"{_amount(r['change'], unit)} {format_ci(r['low'], r['high'], None)}, "
+            f"p adj. {format_p(r['p_adj'])}; the design detects a change of "
+            f"{_amount(r['mde'], unit)} with 80% power."
+        )
+    return [
+        Block(
+            "p",
+            f"**Across skill** ({' < '.join(skill)}, least skilled first). Every lineup plays "
+            f"the same {unit_word}s with the same game seeds, so per {unit_word} the lineups' "
+            f"difference carries none of the {unit_word}s' variation. Each condition's effect "
+            f"(its mean minus {data.baseline}'s over {unit_word}s, 95% t interval) per lineup, and "
+            f"the change of that effect from {skill[0]} to {skill[-1]} (a linear trend over "
+            f"the lineups in skill order; {unit_word}-level contrasts, "
+            + ("paired t-test over setup indices" if data.paired else "Welch's t-test")
+            + (
+                f"). The {len(t)} interaction tests are their own family, corrected by "
+                if len(t) > 1
+                else "). The interaction test is its own family, corrected by "
+            )
+            + f"{CORRECTION_NAMES[cmp['correction']]} at alpha = {cmp['alpha']}; full precision "
+            "in skill.csv and skill-effects.csv.",
+        ),
+        Block("list", lines),
+    ]
+
+
 def sampler_mismatches(analysis: Analysis) -> list[str]:
     """The compared pairs whose setups come from samplers with different distributions (one
     uniform on its set, the other not, or two different non-uniform samplers), each with the
@@ -546,6 +595,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         ),
         Block("list", _findings(analysis)),
         *_trend_blocks(analysis),
+        *_skill_blocks(analysis),
         *(
             [Block("p", "Exploratory (not findings):"), Block("list", exploratory)]
             if exploratory
