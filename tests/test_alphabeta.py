@@ -179,6 +179,22 @@ def test_a_plain_action_has_one_outcome() -> None:
     assert p == 1.0 and child.road_owner[road - A.ROAD] == 0
 
 
+def test_the_next_turns_roll_costs_a_level_as_in_catanatron() -> None:
+    """catanatron asks for the roll that starts a turn: ending the turn on the last level is
+    scored before the dice, and one level up, after them with no move of the next seat."""
+    game = new_game()
+    build(game, 0, node_touching({3, 4, 8}))
+    build(game, 1, node_touching({12, 13, 16}))
+    give(game, 1, lumber=1, brick=1)  # the next seat could build a road
+    turn(game, 0)
+    agent = make_agent("alphabeta")
+    agent.reset(0, 0)
+    inf = float("inf")
+    assert agent._expect(game, A.END_TURN, 0, -inf, inf) == value(game, 0)
+    after_dice = sum(p * value(child, 0) for p, child in outcomes(game, A.END_TURN))
+    assert agent._expect(game, A.END_TURN, 1, -inf, inf) == pytest.approx(after_dice)
+
+
 @pytest.mark.parametrize("seed", [3, 11])
 def test_it_reads_nothing_hidden(seed: int) -> None:
     """The same values for every action with the others' hands and the deck's order dealt

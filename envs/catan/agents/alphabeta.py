@@ -23,7 +23,9 @@ seat maximises its value, every other seat minimises it, and chance is averaged 
 outcomes with their probabilities: the 11 dice sums; the development card bought, over the
 cards the seat has not seen (the deck and the others' hands); the card stolen, over the
 victim's hand. A decision's depth counts actions, not turns, so depth 2 mostly compares two of
-the seat's own actions in a row. Actions the rules force take no depth.
+the seat's own actions in a row. Actions the rules force take no depth; a turn's first roll
+takes one even where ludolab's engine rolls at once (catanatron asks for it), so an end of
+turn on the last level is scored before the dice.
 
 Where catanatron's player reads the true game (the others' hands and the deck's order), this
 one never peeks: each decision searches one determinisation of what the seat cannot see, dealt
@@ -270,10 +272,20 @@ class AlphaBetaAgent(Agent):
         return best
 
     def _expect(self, game: Game, action: int, depth: int, alpha: float, beta: float) -> float:
-        """The value of taking ``action`` in ``game``: averaged over its chance outcomes."""
-        return sum(
-            p * self._search(child, depth, alpha, beta) for p, child in outcomes(game, action)
-        )
+        """The value of taking ``action`` in ``game``, searched ``depth`` decisions further:
+        averaged over its chance outcomes."""
+        if action == A.END_TURN and depth == 0:
+            # catanatron's next turn starts with a roll decision, which costs a level: an end
+            # of turn on the last level is scored as it stands (it changes no feature).
+            return value(game, self.seat, self._board)
+        out = outcomes(game, action)
+        if action != A.ROLL and len(out[0][1].dice) > len(game.dice):
+            # The next turn rolled at once (after an end of turn, or the last setup road):
+            # for catanatron that roll is the next seat's decision, one level down.
+            if depth == 0:
+                return sum(p * value(child, self.seat, self._board) for p, child in out)
+            depth -= 1
+        return sum(p * self._search(child, depth, alpha, beta) for p, child in out)
 
 
 def outcomes(game: Game, action: int) -> list[tuple[float, Game]]:
