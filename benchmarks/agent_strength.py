@@ -32,6 +32,9 @@ MATCHES = {
     "catan-mcts-vs-greedy": ("catan", "mcts", ("greedy",) * 3),
     "catan-lookahead-vs-greedy": ("catan", "lookahead", ("greedy",) * 3),
     "catan-greedy-vs-random": ("catan", "greedy", ("random",) * 3),
+    # The outside anchor: catanatron's alpha-beta player, re-implemented (envs/catan/agents).
+    "catan-alphabeta-vs-greedy": ("catan", "alphabeta", ("greedy",) * 3),
+    "catan-alphabeta-vs-random": ("catan", "alphabeta", ("random",) * 3),
     "gallery-mcts-vs-greedy": ("gallery", "mcts", ("greedy",)),
     "gallery-lookahead-vs-greedy": ("gallery", "lookahead", ("greedy",)),
     "gallery-greedy-vs-random": ("gallery", "greedy", ("random",)),
