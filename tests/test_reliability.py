@@ -169,6 +169,25 @@ def _bad_inputs(tmp: Path) -> list[tuple[list[str], str]]:
             ],
             "must be a finite number",
         ),
+        *(
+            (
+                ["simulate", game, "--agents", f"{spec},random", "--out", str(tmp / "g.parquet")],
+                fragment,
+            )
+            for game, spec, fragment in (  # agent budgets: zero, negative, NaN
+                ("catan", "mcts:playouts=0", "playouts must be a whole number >= 1, got 0"),
+                ("catan", "mcts:playouts=-5", "playouts must be a whole number >= 1, got -5"),
+                ("catan", "mcts:seconds=nan", "seconds must be a finite number, got nan"),
+                ("catan", "alphabeta:depth=0", "depth must be a whole number >= 1, got 0"),
+                ("catan", "lookahead:playouts=-1", "playouts must be a whole number >= 0"),
+                ("gallery", "mcts:playouts=nan", "playouts must be a finite number, got nan"),
+            )
+        ),
+        (
+            ["ladder", "catan", "--agents", "random,greedy,lookahead,mcts:playouts=-1", "--out",
+             str(tmp / "ladder")],
+            "playouts must be a whole number >= 1, got -1",
+        ),  # fmt: skip
         (
             ["simulate", "catan", "--games", "1000000000000", "--out", str(tmp / "g.parquet")],
             "GiB is available",
