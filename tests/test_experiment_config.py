@@ -115,7 +115,8 @@ def test_catan_constraints_config_asks_the_motivating_question() -> None:
     assert set(samplers.values()) == {"uniform"}  # every condition uniform: no sampler confound
     assert (config.setups, config.games_per_setup) == (100, 20)
     seats = {lineup.name: set(lineup.seats) for lineup in config.lineups}
-    assert seats["greedy"] == {"greedy"} and set(seats) == {"greedy", "mixed"}
+    assert seats["greedy"] == {"greedy"} and set(seats) == {"greedy", "mixed", "search"}
+    assert config.comparisons.skill == ("mixed", "greedy", "search")
     assert config.comparisons.primary == ("turns",)
     assert config.comparisons.margins["turns"] == 4
     mixed = next(lineup for lineup in config.lineups if len(set(lineup.seats)) > 1)

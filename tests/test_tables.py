@@ -116,7 +116,7 @@ def synthetic_pairwise(
 
 @pytest.fixture(scope="module")
 def shipped() -> dict[str, Any]:
-    """experiments/catan-constraints.toml, resolved: 6 conditions, 2 lineups, 9 metrics."""
+    """experiments/catan-constraints.toml, resolved: 6 conditions, 3 lineups, 9 metrics."""
     return resolved_dict(load_experiment(SHIPPED))
 
 
@@ -148,13 +148,13 @@ def test_the_shipped_configs_tables_fit_a_page(shipped: dict[str, Any]) -> None:
     assert [t.name for t in tables] == [f"comparisons-{m}" for m in metrics]
     for table in tables:
         _check_fits(table)
-        # 2 lineups x 5 conditions against the baseline, one row each
-        assert len(parse_tabular(table.latex).body) == 10 == len(table.numbers)
+        # 3 lineups x 5 conditions against the baseline, one row each
+        assert len(parse_tabular(table.latex).body) == 15 == len(table.numbers)
     # without a baseline every pair is compared: more rows, never more columns
     no_baseline = {**shipped, "comparisons": {**shipped["comparisons"], "baseline": None}}
     for table in _tables(no_baseline):
         _check_fits(table)
-        assert len(table.numbers) == 2 * 15
+        assert len(table.numbers) == 3 * 15
 
 
 def test_units_stand_in_the_header(shipped: dict[str, Any]) -> None:
