@@ -287,7 +287,8 @@ def _skill_blocks(analysis: Analysis) -> list[Block]:
             f"**Across skill** ({' < '.join(skill)}, least skilled first). Every lineup plays "
             f"the same {unit_word}s with the same game seeds, so per {unit_word} the lineups' "
             f"difference carries none of the {unit_word}s' variation. Each condition's effect "
-            f"(its mean minus {data.baseline}'s over {unit_word}s, 95% t interval) per lineup, and "
+            f"(its mean minus {data.baseline}'s over {unit_word}s, {1 - cmp['alpha']:.0%} t "
+            "interval) per lineup, and "
             f"the change of that effect from {skill[0]} to {skill[-1]} (a linear trend over "
             f"the lineups in skill order; {unit_word}-level contrasts, "
             + ("paired t-test over setup indices" if data.paired else "Welch's t-test")
