@@ -43,9 +43,9 @@ def skill_tables(
     """
     skill = list(comparisons.get("skill") or [])
     baseline = comparisons.get("baseline")
-    effects, tests = [pd.DataFrame(columns=EFFECT_COLUMNS)], []
+    alpha = float(comparisons["alpha"])
+    effects, tests = [], []
     if len(skill) >= 2 and baseline is not None:
-        alpha = float(comparisons["alpha"])
         others = by_setup["condition"].astype(str).nunique() - 1
         level = alpha / max(1, others * len(metrics))
         for metric in metrics:
@@ -54,11 +54,11 @@ def skill_tables(
             )
             effects.append(e)
             tests.append(t)
-    if not tests or all(t.empty for t in tests):
-        return effects[0], pd.DataFrame(columns=SKILL_COLUMNS)
-    effect = pd.concat(effects, ignore_index=True)
-    test = pd.concat([t for t in tests if not t.empty], ignore_index=True)
-    alpha = float(comparisons["alpha"])
+    tests = [t for t in tests if not t.empty]
+    if not tests:
+        return pd.DataFrame(columns=EFFECT_COLUMNS), pd.DataFrame(columns=SKILL_COLUMNS)
+    effect = pd.concat([e for e in effects if not e.empty], ignore_index=True)
+    test = pd.concat(tests, ignore_index=True)
     test["p_adj"] = adjust_pvalues(test["p"].to_numpy(float), comparisons["correction"])
     test["significant"] = (test["p_adj"] < alpha).astype(bool)
     test["verdict"] = [

@@ -47,11 +47,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from ludolab.envs.agents import spec_string
 from ludolab.envs.catan import actions as A
 from ludolab.envs.catan.agents.base import Agent
-from ludolab.envs.catan.agents.mcts import determinise
+from ludolab.envs.catan.agents.mcts import determinise, unseen_dev_cards
 from ludolab.envs.catan.engine import (
-    DEV_DECK_COUNTS,
     KNIGHT,
     MOVE_ROBBER,
     STEAL,
@@ -200,8 +200,6 @@ class AlphaBetaAgent(Agent):
 
     @property
     def spec(self) -> str:
-        from ludolab.envs.agents import spec_string
-
         return spec_string(self.name, {"depth": self.depth}, self._DEFAULTS)
 
     def reset(self, seat: int, seed: int) -> None:
@@ -293,22 +291,22 @@ def outcomes(game: Game, action: int) -> list[tuple[float, Game]]:
     one per dice sum for an action that rolls (a roll; the end of a turn, or the last setup
     road, when the next turn rolls at once), per card the seat has not seen for a purchase, per
     card in the victim's hand for a steal; one game otherwise. ``game`` is not changed."""
-    p = game.acting
     if action == A.BUY_DEV:
-        return _purchases(game, p)
-    victim = _victim(game, p, action)
-    if victim >= 0:
-        hand, size = game.hands[victim], game.hand_size[victim]
-        out, before = [], 0
-        for r in range(A.N_RESOURCES):
-            if hand[r]:
-                out.append((hand[r] / size, _stepped(game, action, steal=before)))
-            before += hand[r]
-        return out
-    child = _stepped(game, action)
-    if len(child.dice) == len(game.dice):
+        return _purchases(game, game.acting)
+    child = _stepped(game, action)  # (dice summing to 2 if it rolls, the first card if it steals)
+    if len(child.dice) > len(game.dice):
+        return [(DICE[2], child)] + [(DICE[s], _stepped(game, action, s)) for s in range(3, 13)]
+    victim = _robbed(game, child)
+    if victim < 0:
         return [(1.0, child)]
-    return [(DICE[2], child)] + [(DICE[s], _stepped(game, action, s)) for s in range(3, 13)]
+    hand, size = game.hands[victim], game.hand_size[victim]
+    out, before = [], 0
+    for r in range(A.N_RESOURCES):
+        if hand[r]:
+            taken = child if before == 0 else _stepped(game, action, steal=before)
+            out.append((hand[r] / size, taken))
+        before += hand[r]
+    return out
 
 
 def _stepped(game: Game, action: int, dice: int = 2, steal: int = 0) -> Game:
@@ -331,32 +329,21 @@ def _copy(game: Game) -> Game:
     return child
 
 
-def _victim(game: Game, p: int, action: int) -> int:
-    """The seat ``action`` steals from at once (a steal, or a robber move with one victim),
-    or -1."""
-    if game.phase == STEAL and A.STEAL <= action < A.DISCARD:
-        return action - A.STEAL
-    if game.phase != MOVE_ROBBER or not A.ROBBER <= action < A.STEAL:
+def _robbed(game: Game, child: Game) -> int:
+    """The seat the robber's steal took a card from between ``game`` and ``child``, one step
+    later (a steal, or a robber move with a single victim), or -1."""
+    if game.phase not in (MOVE_ROBBER, STEAL):
         return -1
-    h = action - A.ROBBER
-    owner = game.owner
-    victims = {
-        owner[v]
-        for v in tables().hex_corners[h]
-        if owner[v] >= 0 and owner[v] != p and game.hand_size[owner[v]]
-    }
-    return victims.pop() if len(victims) == 1 else -1
+    sizes = child.hand_size
+    return next(
+        (q for q, k in enumerate(game.hand_size) if q != game.acting and sizes[q] < k), -1
+    )
 
 
 def _purchases(game: Game, p: int) -> list[tuple[float, Game]]:
     """A development card bought by ``p``: one game per kind of card ``p`` has not seen, with
     the chance of drawing it."""
-    unseen = [
-        DEV_DECK_COUNTS[k]
-        - game.dev_hand[p][k]
-        - sum(game.dev_played[q][k] for q in range(game.n_players))
-        for k in range(len(DEV_DECK_COUNTS))
-    ]
+    unseen = unseen_dev_cards(game, p)
     total = sum(unseen)
     out = []
     for k, count in enumerate(unseen):

@@ -188,6 +188,17 @@ class MCTSAgent(SearchAgent, Agent):
         return mirror.core
 
 
+def unseen_dev_cards(game: Game, seat: int) -> list[int]:
+    """Per kind of development card, how many ``seat`` has not seen: the 25 cards minus its
+    own and every card played (they are in the deck or in the others' hands)."""
+    return [
+        DEV_DECK_COUNTS[k]
+        - game.dev_hand[seat][k]
+        - sum(game.dev_played[q][k] for q in range(game.n_players))
+        for k in range(len(DEV_DECK_COUNTS))
+    ]
+
+
 def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     """A copy of ``game`` in which everything ``seat`` cannot see is dealt again from ``rng``
     (see the module docstring); ``game`` is not changed."""
@@ -217,10 +228,7 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
             hands[q][next(dealt)] += 1
         copy.hands[q] = hands[q]
     # Development cards: the unseen ones among the others' hands and the deck.
-    unseen = [
-        DEV_DECK_COUNTS[k] - game.dev_hand[me][k] - sum(game.dev_played[q][k] for q in range(n))
-        for k in range(len(DEV_DECK_COUNTS))
-    ]
+    unseen = unseen_dev_cards(game, me)
     deck = [k for k in range(len(unseen)) for _ in range(unseen[k])]
     for _ in range(_REDEALS):
         rng.shuffle(deck)
