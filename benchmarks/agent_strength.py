@@ -31,6 +31,8 @@ from ludolab.research.simulate import fair_setup, game_seed, play_one, winners
 MATCHES = {
     "catan-mcts-vs-greedy": ("catan", "mcts", ("greedy",) * 3),
     "catan-lookahead-vs-greedy": ("catan", "lookahead", ("greedy",) * 3),
+    # Every decision of a turn searched, play-outs cut off by the win model (issue 34).
+    "catan-mcts-value-vs-greedy": ("catan", "mcts-value", ("greedy",) * 3),
     "catan-greedy-vs-random": ("catan", "greedy", ("random",) * 3),
     # The outside anchor: catanatron's alpha-beta player, re-implemented (envs/catan/agents).
     "catan-alphabeta-vs-greedy": ("catan", "alphabeta", ("greedy",) * 3),

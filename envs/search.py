@@ -165,13 +165,19 @@ class SearchAgent(Agent):
                 agent.reset(q, self._policy_seeds[q])
         return self._players
 
+    def budget(self, game: Any) -> int:
+        """The iterations for the decision in ``game`` (a game's agent may give some decisions
+        more than others); ``playouts`` here."""
+        return self.playouts
+
     def act(self, game: Any, legal: Sequence[int]) -> int:
         legal = list(legal)
         if len(legal) == 1:
             return legal[0]
         players = self._policy_agents(game.n_players)
+        budget = self.budget(game)
         if self.root == "halving":
-            return self._halving(game, legal, players)
+            return self._halving(game, legal, players, budget)
         root = Node(game.n_players)
         deadline = time.perf_counter() + self.seconds if self.seconds else 0.0
         done = 0
@@ -179,7 +185,7 @@ class SearchAgent(Agent):
             self._iterate(root, self.determinise(game), players)
             done += 1
             if (deadline and time.perf_counter() >= deadline) or (
-                not deadline and done >= self.playouts
+                not deadline and done >= budget
             ):
                 break
         me = self.seat
@@ -192,16 +198,17 @@ class SearchAgent(Agent):
 
         return max(legal, key=rank)
 
-    def _halving(self, game: Any, legal: list[int], players: list[Agent]) -> int:
+    def _halving(self, game: Any, legal: list[int], players: list[Agent], budget: int) -> int:
         """Sequential halving at the root (Karnin, Koren and Somekh 2013): every action left
         is tried from the same determinisations (common random numbers), then the worse half
-        goes, until one is left; below each root action the tree grows as usual."""
+        goes, until one is left; below each root action the tree grows as usual. ``budget``:
+        the iterations, spread evenly over the rounds."""
         me, n = self.seat, game.n_players
         children = {a: Node(n) for a in legal}  # each iteration from one adds to its totals
         left = list(legal)
         rounds = math.ceil(math.log2(len(left)))
         for _ in range(rounds):
-            for _ in range(max(1, self.playouts // (len(left) * rounds))):
+            for _ in range(max(1, budget // (len(left) * rounds))):
                 shared = self.determinise(game)
                 for a in left:
                     copy = self.copy(shared)

@@ -243,7 +243,7 @@ ERRORS = [
         CATAN,
         set_in(["lineups", 1, "seats", 3], "randm"),
         "lineups[1].seats[3]",
-        "known agents: alphabeta, greedy, lookahead, mcts, random",
+        "known agents: alphabeta, greedy, lookahead, mcts, mcts-value, random",
     ),
     (
         GALLERY,

@@ -94,7 +94,8 @@ def test_an_entry_point_name_works_like_a_shipped_name(lab):
     with pytest.raises(AgentSpecError, match="entry point 'labagents:Missing' does not load"):
         CATAN.parse("broken")
     with pytest.raises(
-        AgentSpecError, match="known agents: alphabeta, greedy, lookahead, mcts, random, broken"
+        AgentSpecError,
+        match="known agents: alphabeta, greedy, lookahead, mcts, mcts-value, random, broken",
     ):
         CATAN.parse("ppo")
 

@@ -2318,16 +2318,18 @@ static int decide(State *g, Agent *agent, uint64_t game, int16_t *legal) {
     return a;
 }
 
-/* play(seats, log=False): the agents of `seats` play to the end, one per seat: ("random", key)
+/* play(seats, log=False, until=-1): the agents of `seats` play to the end (or, with until >= 0,
+ * until `until` turns have been played: a search's cut-off), one per seat: ("random", key)
  * or ("greedy", key, trade, offers, dev_cards, robber_leader), key the words of the stream the
  * agent's reset() would seed; or an Agents (core.agents(seats)), whose streams and memory
  * go on from game to game. Forced actions are stepped without asking, as play.play_out does.
  * With log=True, returns every action taken, in order. */
 static PyObject *Core_play(Core *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"seats", "log", NULL};
+    static char *kwlist[] = {"seats", "log", "until", NULL};
     PyObject *seats;
-    int log = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|p", kwlist, &seats, &log)) return NULL;
+    int log = 0, until = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|pi", kwlist, &seats, &log, &until))
+        return NULL;
     if (ensure_ready(self) < 0) return NULL;
     State *g = &self->g;
     Agents *kept = NULL, *fresh = NULL;
@@ -2342,7 +2344,7 @@ static PyObject *Core_play(Core *self, PyObject *args, PyObject *kwds) {
     PyObject *actions = log ? PyList_New(0) : NULL;
     if (log && actions == NULL) goto fail;
     int16_t legal[N_ACTIONS];
-    while (g->phase != GAME_OVER && !g->failed) {
+    while (g->phase != GAME_OVER && !g->failed && (until < 0 || g->turns < until)) {
         int a = forced_action(g);
         if (a < 0 && (a = decide(g, &agents[g->acting], self->serial, legal)) < 0) goto fail;
         if (actions) {
@@ -2918,7 +2920,8 @@ static PyMethodDef Core_methods[] = {
     {"record", (PyCFunction)Core_record, METH_NOARGS,
      "The game's fields of a GameRecord, as a tuple (see core.c)."},
     {"play", (PyCFunction)(void (*)(void))Core_play, METH_VARARGS | METH_KEYWORDS,
-     "play(seats, log=False): the core's agents play to the end (see core.c)."},
+     "play(seats, log=False, until=-1): the core's agents play to the end, or until `until` "
+     "turns have been played (see core.c)."},
     {"agents", (PyCFunction)Core_agents, METH_O,
      "agents(seats): the core's agents for this table, kept across games (see core.c)."},
     {"choose", (PyCFunction)Core_choose, METH_O,

@@ -7,11 +7,12 @@ from ludolab.envs.catan.agents.alphabeta import AlphaBetaAgent
 from ludolab.envs.catan.agents.base import Agent
 from ludolab.envs.catan.agents.greedy import GreedyAgent
 from ludolab.envs.catan.agents.lookahead import LookaheadAgent
-from ludolab.envs.catan.agents.mcts import MCTSAgent
+from ludolab.envs.catan.agents.mcts import MCTSAgent, ValueMCTSAgent
 from ludolab.envs.catan.agents.random_agent import RandomAgent
 
 REGISTRY = AgentRegistry(
-    "catan", [RandomAgent, GreedyAgent, LookaheadAgent, MCTSAgent, AlphaBetaAgent]
+    "catan",
+    [RandomAgent, GreedyAgent, LookaheadAgent, MCTSAgent, ValueMCTSAgent, AlphaBetaAgent],
 )
 AGENTS = REGISTRY.agents
 make_agent = REGISTRY.make
@@ -26,6 +27,7 @@ __all__ = [
     "LookaheadAgent",
     "MCTSAgent",
     "RandomAgent",
+    "ValueMCTSAgent",
     "make_agent",
     "parse_agent_spec",
 ]
