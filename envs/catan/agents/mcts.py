@@ -38,6 +38,7 @@ of a turn searched; see its docstring for why its defaults are what they are.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from ludolab.envs.catan import actions as A
@@ -138,6 +139,7 @@ class MCTSAgent(SearchAgent, Agent):
         self.horizon = horizon
         self._until = -1  # the turn at which play-outs stop (-1: at the end)
         self._info: BoardInfo | None = None
+        self._mirror: Any = None
         names = DECISIONS if search == "all" else search.split("+")
         unknown = [x for x in names if x not in DECISIONS]
         if unknown or not names:
@@ -174,6 +176,7 @@ class MCTSAgent(SearchAgent, Agent):
     def act(self, game: Game, legal: Any) -> int:
         if game.phase not in self._searched:
             return self._base.act(game, legal)
+        self._mirror = None  # the game loaded into the core, for this decision's deals
         setup = game.phase in (SETUP_SETTLEMENT, SETUP_ROAD)
         self._until = game.turns + self.horizon if self.horizon and not setup else -1
         self._info = BoardInfo.of(game)
@@ -232,17 +235,32 @@ class MCTSAgent(SearchAgent, Agent):
         return [1.0 if q == game.winner else 0.0 for q in range(n)]
 
     def determinise(self, game: Game) -> Any:
-        """A determinisation of ``game`` (see :func:`determinise`), loaded into the native core
-        when the core can play the policy agents there."""
-        deal = determinise(game, self.seat, self.rng)
+        """A determinisation of ``game`` (see :func:`determinise`), in the native core when the
+        core can play the policy agents there: the decision's position is loaded once, and each
+        determinisation is a copy of it with the hidden fields dealt again (the same deal)."""
         if self._seats is None or game.options.debug:
-            return deal
-        mirror = native.mirror_of(deal)  # (its traces left out: the search never reads them)
-        if mirror is None:
-            return deal
-        if self._agents is None:
-            self._agents = mirror.core.agents(self._seats)
-        return mirror.core
+            return determinise(game, self.seat, self.rng)
+        if self._mirror is None:
+            mirror = native.mirror_of(game)  # (its traces left out: the search never reads them)
+            if mirror is None:
+                return determinise(game, self.seat, self.rng)
+            self._mirror = mirror.core
+            if self._agents is None:
+                self._agents = mirror.core.agents(self._seats)
+        deal = deal_hidden(game, self.seat, self.rng)
+        core = self._mirror.clone()
+        core.set_state(
+            {
+                "hands": deal.hands,
+                "dev_hand": deal.dev_hand,
+                "dev_new": deal.dev_new,
+                "dev_deck": deal.dev_deck,
+                "_dice_rng": deal.dice.getstate()[1],
+                "_steal_rng": deal.steals.getstate()[1],
+                "_forced_dice": [],
+            }
+        )
+        return core
 
 
 def unseen_dev_cards(game: Game, seat: int) -> list[int]:
@@ -256,17 +274,28 @@ def unseen_dev_cards(game: Game, seat: int) -> list[int]:
     ]
 
 
-def determinise(game: Game, seat: int, rng: random.Random) -> Game:
-    """A copy of ``game`` in which everything ``seat`` cannot see is dealt again from ``rng``
-    (see the module docstring); ``game`` is not changed."""
-    copy = game.clone(share_randomness=True)
+@dataclass
+class HiddenDeal:
+    """What ``seat`` cannot see, dealt again (see the module docstring); per seat lists, the
+    seat's own hand and cards as they are."""
+
+    hands: list[list[int]]  # resource cards, per seat and resource
+    dev_hand: list[list[int]]  # development cards held, per seat and kind
+    dev_new: list[list[int]]  # of them bought this turn, per seat and kind
+    dev_deck: list[int]  # the deck, kinds in drawing order
+    dice: random.Random  # the dice to come
+    steals: random.Random  # the steals to come
+
+
+def deal_hidden(game: Game, seat: int, rng: random.Random) -> HiddenDeal:
+    """Deal again from ``rng`` everything of ``game`` that ``seat`` cannot see."""
     me, n = seat, game.n_players
-    copy._dice_rng = random.Random(rng.getrandbits(64))
-    copy._steal_rng = random.Random(rng.getrandbits(64))
+    dice = random.Random(rng.getrandbits(64))
+    steals = random.Random(rng.getrandbits(64))
     others = [q for q in range(n) if q != me]
     # Resource cards: what is outside the bank and this seat's hand, among the others.
     pool = [CARDS_PER_RESOURCE - game.bank[r] - game.hands[me][r] for r in range(N_RESOURCES)]
-    hands = {q: [0] * N_RESOURCES for q in others}
+    hands = [list(game.hands[q]) if q == me else [0] * N_RESOURCES for q in range(n)]
     room = {q: game.hand_size[q] for q in others}
     offer = game.offer
     if offer is not None and game.phase in (TRADE_RESPONSE, TRADE_CONFIRM):
@@ -283,28 +312,40 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     for q in others:
         for _ in range(room[q]):
             hands[q][next(dealt)] += 1
-        copy.hands[q] = hands[q]
     # Development cards: the unseen ones among the others' hands and the deck.
     unseen = unseen_dev_cards(game, me)
     deck = [k for k in range(len(unseen)) for _ in range(unseen[k])]
+    dev_hand = [list(game.dev_hand[q]) for q in range(n)]
+    dev_new = [list(game.dev_new[q]) for q in range(n)]
     for _ in range(_REDEALS):
         rng.shuffle(deck)
         rest = iter(deck)
-        dev_hand: dict[int, list[int]] = {}
-        dev_new: dict[int, list[int]] = {}
         for q in others:
             held = [next(rest) for _ in range(sum(game.dev_hand[q]))]
             dev_hand[q] = [held.count(k) for k in range(len(unseen))]
             new = held[: sum(game.dev_new[q])]  # a random subset: ``held`` is shuffled
             dev_new[q] = [new.count(k) for k in range(len(unseen))]
         if all(
-            game.vp_public[q] + dev_hand[q][VICTORY_POINT] < game.options.vp_to_win for q in others
+            game.vp_public[q] + dev_hand[q][VICTORY_POINT] < game.options.vp_to_win
+            for q in others
         ):
             break
-    for q in others:
-        copy.dev_hand[q] = dev_hand[q]
-        copy.dev_new[q] = dev_new[q]
-    copy.dev_deck = list(rest)
+    return HiddenDeal(hands, dev_hand, dev_new, list(rest), dice, steals)
+
+
+def determinise(game: Game, seat: int, rng: random.Random) -> Game:
+    """A copy of ``game`` in which everything ``seat`` cannot see is dealt again from ``rng``
+    (see the module docstring); ``game`` is not changed."""
+    deal = deal_hidden(game, seat, rng)
+    copy = game.clone(share_randomness=True)
+    copy._dice_rng = deal.dice
+    copy._steal_rng = deal.steals
+    for q in range(game.n_players):
+        if q != seat:
+            copy.hands[q] = deal.hands[q]
+            copy.dev_hand[q] = deal.dev_hand[q]
+            copy.dev_new[q] = deal.dev_new[q]
+    copy.dev_deck = deal.dev_deck
     copy._legal = None
     return copy
 
