@@ -2370,6 +2370,78 @@ fail:
     return NULL;
 }
 
+/* win_chances(weights): per seat, the win model's chance (envs/catan/agents/value.py, whose
+ * features() this restates in C: the same 17 features in the same order, held to it by
+ * tests/test_win_model.py), softmax over the seats of the weighted features. */
+#define N_WIN_FEATURES 17
+static PyObject *Core_win_chances(Core *self, PyObject *arg) {
+    double w[N_WIN_FEATURES];
+    PyObject *seq = PySequence_Fast(arg, "win_chances: expected a sequence of weights");
+    if (seq == NULL) return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != N_WIN_FEATURES) {
+        PyErr_Format(PyExc_ValueError, "win_chances: expected %d weights, got %zd",
+                     N_WIN_FEATURES, PySequence_Fast_GET_SIZE(seq));
+        Py_DECREF(seq);
+        return NULL;
+    }
+    for (int k = 0; k < N_WIN_FEATURES; k++) {
+        w[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, k));
+        if (w[k] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    const State *g = &self->g;
+    int n = g->n;
+    int produce[MAX_SEATS][N_RES] = {{0}};
+    for (int v = 0; v < N_NODES; v++) {
+        int q = g->owner[v];
+        if (q < 0) continue;
+        for (int i = 0; i < n_node_hexes[v]; i++) {
+            int h = node_hexes[v][i], r = g->hex_resource[h];
+            if (h != g->robber && r >= 0) produce[q][r] += pips_of(g->hex_number[h]) * g->building[v];
+        }
+    }
+    double score[MAX_SEATS], top = -1e300;
+    for (int q = 0; q < n; q++) {
+        const int *p = produce[q], *dev = g->dev_hand[q], *rates = g->rates[q];
+        int vp = victory_points(g, q), hand = g->hand_size[q], total = 0, kinds = 0;
+        int held = 0, two = 0, three = 0;
+        for (int r = 0; r < N_RES; r++) {
+            total += p[r];
+            kinds += p[r] > 0;
+            two += rates[r] == 2;
+            three |= rates[r] == 3;
+        }
+        for (int k = 0; k < N_DEV; k++) held += dev[k];
+        int spots = __builtin_popcountll(g->network[q] & g->site_free);
+        int after = ((q - g->current) % n + n) % n;
+        double x[N_WIN_FEATURES] = {
+            vp, vp > 7 ? vp - 7 : 0, total, kinds, p[2] + p[4] /* grain, ore */, p[0] + p[3],
+            hand, hand > 7 ? hand - 7 : 0, held - dev[VICTORY_POINT], g->dev_played[q][KNIGHT],
+            g->road_length[q], spots < 3 ? spots : 3, two, three, after == 1, after == 2,
+            after == 3,
+        };
+        score[q] = 0.0;
+        for (int k = 0; k < N_WIN_FEATURES; k++) score[q] += w[k] * x[k];
+        if (score[q] > top) top = score[q];
+    }
+    double odds[MAX_SEATS], sum = 0.0;
+    for (int q = 0; q < n; q++) sum += odds[q] = exp(score[q] - top);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (int q = 0; q < n; q++) {
+        PyObject *item = PyFloat_FromDouble(odds[q] / sum);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, q, item);
+    }
+    return out;
+}
+
 /* choose(agents): what the acting seat's agent of `agents` (an Agents) decides now. */
 static PyObject *Core_choose(Core *self, PyObject *arg) {
     if (ensure_ready(self) < 0) return NULL;
@@ -2924,6 +2996,8 @@ static PyMethodDef Core_methods[] = {
      "turns have been played (see core.c)."},
     {"agents", (PyCFunction)Core_agents, METH_O,
      "agents(seats): the core's agents for this table, kept across games (see core.c)."},
+    {"win_chances", (PyCFunction)Core_win_chances, METH_O,
+     "win_chances(weights): per seat, the win model's chance (see core.c)."},
     {"choose", (PyCFunction)Core_choose, METH_O,
      "choose(agents): the acting seat's decision by its agent of an Agents."},
     {NULL, NULL, 0, NULL},

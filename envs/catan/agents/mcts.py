@@ -46,7 +46,7 @@ from ludolab.envs.catan import native
 from ludolab.envs.catan.actions import N_RESOURCES
 from ludolab.envs.catan.agents.base import Agent
 from ludolab.envs.catan.agents.greedy import BoardInfo, GreedyAgent
-from ludolab.envs.catan.agents.value import fields_of, win_probabilities
+from ludolab.envs.catan.agents.value import WEIGHTS, fields_of, win_probabilities
 from ludolab.envs.catan.engine import (
     CARDS_PER_RESOURCE,
     DEV_DECK_COUNTS,
@@ -226,9 +226,10 @@ class MCTSAgent(SearchAgent, Agent):
 
     def outcome(self, game: Any) -> list[float]:
         if not game.done:  # a cut-off play-out: the win model's chances
-            state = fields_of(game) if isinstance(game, Game) else game.get_state()
+            if not isinstance(game, Game):  # (the core restates the model in C)
+                return game.win_chances(WEIGHTS)
             assert self._info is not None
-            return win_probabilities(state, self._info)
+            return win_probabilities(fields_of(game), self._info)
         n = game.n_players
         if game.winner is None:  # cut off at the turn limit: nobody won
             return [1.0 / n] * n
