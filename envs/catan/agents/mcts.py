@@ -376,22 +376,9 @@ class ValueMCTSAgent(MCTSAgent):
         "horizon": 8,
     }
 
-    def __init__(
-        self,
-        playouts: int = 500,
-        seconds: float = 0.0,
-        c: float = 0.7,
-        policy: str = "greedy",
-        widen: float = 1.0,
-        root: str = "halving",
-        search: str = "setup+robber+turn",
-        candidates: int = 10,
-        setup_playouts: int = 4000,
-        horizon: int = 8,
-    ) -> None:
-        super().__init__(
-            playouts, seconds, c, policy, widen, root, search, candidates, setup_playouts, horizon
-        )
+    def __init__(self, **params: Any) -> None:
+        # MCTSAgent's parameters, this agent's defaults where none is given.
+        super().__init__(**{**self._DEFAULTS, **params})  # type: ignore[arg-type]
 
     def act(self, game: Game, legal: Any) -> int:
         if game.phase == MAIN and MAIN in self._searched:
