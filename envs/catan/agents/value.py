@@ -38,7 +38,7 @@ FEATURES = (
     "city_production",  # pips of grain and ore, what cities are built from [pips]
     "expansion_production",  # pips of lumber and brick, what roads and settlements take [pips]
     "hand",  # resource cards held [cards]
-    "hand_over_7",  # cards above the discard limit of a 7 [cards]
+    "hand_over_7",  # cards beyond 7, what a 7 rolled would halve [cards]
     "development",  # development cards held, victory points left out [cards]
     "knights",  # knights played [cards]
     "road",  # longest road [paths]
