@@ -463,6 +463,8 @@ from ludolab.envs.catan import native
 from ludolab.envs.catan.agents import make_agent
 from ludolab.envs.catan.engine import Game, GameOptions, tables
 from ludolab.envs.catan.play import game_record, native_seats
+from ludolab.envs.catan.agents.greedy import BoardInfo
+from ludolab.envs.catan.agents.value import WEIGHTS, fields_of, win_probabilities
 from ludolab.research.catan.samplers import fair_board
 t = tables()
 _core.set_topology(t.hex_corners, t.node_hexes, t.node_neighbours, t.node_paths, t.path_nodes)
@@ -487,6 +489,8 @@ for k in range(24):
             mine, theirs = mirror.get_state(), native.game_state(game)
             assert all(native._comparable(mine[f]) == native._comparable(theirs[f])
                        for f in theirs)
+            chances = win_probabilities(fields_of(game), BoardInfo.of(game))
+            assert mirror.win_chances(WEIGHTS) == chances
             if len(actions) % 7:
                 mirror = mirror.clone()
             else:  # a fresh core, in the reference's state
@@ -495,6 +499,9 @@ for k in range(24):
     again = native.new_core(_core, board, n, k, options)  # the core's own agents
     kinds = [type(a)() for a in agents]
     assert again.play(native_seats(kinds, k), log=True) == actions
+    cut = native.new_core(_core, board, n, k, options)  # a search's cut-off play-out
+    cut.play(native_seats(kinds, k), until=5)
+    assert cut.done or cut.get_state()["turns"] == 5
     if k % 2 == 0:
         assert again.record()[:5] == mirror.record()[:5]
     assert mirror.record()[2] == game_record(game, ["x"] * n).turns
@@ -526,6 +533,7 @@ for _ in range(400):
     game = base.clone()
     names = fuzz.sample(sorted(RANDOM_FIELDS), fuzz.randrange(1, 6))
     game.set_state({name: RANDOM_FIELDS[name]() for name in names})
+    game.win_chances(WEIGHTS)
     for _ in range(60):
         legal = game.legal_actions()
         if not legal:
@@ -567,7 +575,9 @@ for bad in ({"robber": 19}, {"hands": [[0] * 5] * 2}, {"owner": [3] + [-1] * 53}
     assert core.get_state() == before
 refused(lambda: core.play([("random", [1])]), lambda: core.step("x"),
         lambda: core.play([("greedy", [1]), ("random", [2]), ("random", [3])]),
-        lambda: _core.set_topology((), (), (), (), ()))
+        lambda: _core.set_topology((), (), (), (), ()),
+        lambda: core.win_chances(WEIGHTS[:-1]), lambda: core.win_chances(["x"] * 17),
+        lambda: core.win_chances(5))
 print("clean")
 """
 
