@@ -364,9 +364,10 @@ class ValueMCTSAgent(MCTSAgent):
     to the end, the budget at which placement search stopped gaining (36.0% at 4,000, 34.5% at
     8,000; 200 games each). At these defaults it won 43.8% [39.0%, 48.6%] of 400 games against
     three greedy at 3.0 CPU s a game, and 41.2% [36.5%, 46.1%] with twice the budget in turn
-    (benchmarks/agent_strength.py, match catan-mcts-value-vs-greedy). Domestic offers of two cards for one are not among its choices: a
-    greedy agent that takes an offer takes it whatever it is given, so one card for one asks
-    the same of it for less. Discards and answers to offers follow the greedy policy.
+    (benchmarks/agent_strength.py, match catan-mcts-value-vs-greedy). Domestic offers of two
+    cards for one are not among its choices: a greedy agent that takes an offer takes it
+    whatever it is given, so one card for one asks the same of it for less. Discards and
+    answers to offers follow the greedy policy.
     """
 
     name = "mcts-value"
