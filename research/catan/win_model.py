@@ -21,6 +21,7 @@ from scipy.special import logsumexp
 from ludolab.envs.catan import native
 from ludolab.envs.catan.agents.greedy import BoardInfo, GreedyAgent
 from ludolab.envs.catan.agents.value import features, fields_of
+from ludolab.envs.catan.board import Board
 from ludolab.envs.catan.engine import Game
 from ludolab.envs.catan.options import GameOptions
 from ludolab.envs.catan.play import native_seats
@@ -79,13 +80,15 @@ def collect_positions(games: range, seed: int, players: int = 4) -> Positions:
 _Found = tuple[list[tuple[int, list[list[float]]]], int | None]
 
 
-def _positions_in_core(board, agents, seed: int, info: BoardInfo) -> _Found | None:
+def _positions_in_core(
+    board: Board, agents: list[GreedyAgent], seed: int, info: BoardInfo
+) -> _Found | None:
     core = native.native()
     if core is None:
         return None
     game = native.new_core(core, board, len(agents), seed, GameOptions())
     seats = game.agents(native_seats(agents, seed))
-    taken = []
+    taken: list[tuple[int, list[list[float]]]] = []
     turn = 1
     while True:
         game.play(seats, until=turn)
@@ -95,10 +98,10 @@ def _positions_in_core(board, agents, seed: int, info: BoardInfo) -> _Found | No
         turn += 1
 
 
-def _positions(game: Game, agents, seed: int, info: BoardInfo) -> _Found:
+def _positions(game: Game, agents: list[GreedyAgent], seed: int, info: BoardInfo) -> _Found:
     for q, agent in enumerate(agents):
         agent.reset(q, seed)
-    taken = []
+    taken: list[tuple[int, list[list[float]]]] = []
     turn = 0
     while not game.done:
         if game.turns > turn:
@@ -109,7 +112,10 @@ def _positions(game: Game, agents, seed: int, info: BoardInfo) -> _Found:
     return taken, game.winner
 
 
-def _negative_log_likelihood(w: np.ndarray, x: np.ndarray, winner: np.ndarray):
+def _negative_log_likelihood(
+    w: np.ndarray, x: np.ndarray, winner: np.ndarray
+) -> tuple[float, np.ndarray]:
+    """Minus the log-likelihood of the conditional logit with weights ``w``, and its gradient."""
     scores = x @ w  # (positions, seats)
     norm = logsumexp(scores, axis=1)
     rows = np.arange(len(winner))
