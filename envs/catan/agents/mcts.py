@@ -138,7 +138,6 @@ class MCTSAgent(SearchAgent, Agent):
         self.setup_playouts = setup_playouts
         self.horizon = horizon
         self._until = -1  # the turn at which play-outs stop (-1: at the end)
-        self._info: BoardInfo | None = None
         self._mirror: Any = None
         names = DECISIONS if search == "all" else search.split("+")
         unknown = [x for x in names if x not in DECISIONS]
@@ -177,9 +176,8 @@ class MCTSAgent(SearchAgent, Agent):
         if game.phase not in self._searched:
             return self._base.act(game, legal)
         self._mirror = None  # the game loaded into the core, for this decision's deals
-        setup = game.phase in (SETUP_SETTLEMENT, SETUP_ROAD)
+        setup = game.phase in DECISIONS["setup"]
         self._until = game.turns + self.horizon if self.horizon and not setup else -1
-        self._info = BoardInfo.of(game)
         if game.phase == SETUP_SETTLEMENT and 0 < self.candidates < len(legal):
             # Stable: equal values keep the legal order.
             values = dict(zip(legal, self._ranker.setup_spot_values(game, legal), strict=True))
@@ -187,7 +185,7 @@ class MCTSAgent(SearchAgent, Agent):
         return super().act(game, legal)
 
     def budget(self, game: Game) -> int:
-        if self.setup_playouts and game.phase in (SETUP_SETTLEMENT, SETUP_ROAD):
+        if self.setup_playouts and game.phase in DECISIONS["setup"]:
             return self.setup_playouts
         return self.playouts
 
@@ -217,19 +215,16 @@ class MCTSAgent(SearchAgent, Agent):
         until = self._until
         if self._agents is not None and not isinstance(game, Game):
             game.play(self._agents, until=until)
-        elif until < 0:
-            super()._play_out(game, players)
-        else:
-            while not game.done and game.turns < until:
-                forced = game.forced_action()
-                game.step(forced if forced >= 0 else self.policy_action(players[game.acting], game))
+            return
+        while not game.done and (until < 0 or game.turns < until):
+            forced = game.forced_action()
+            game.step(forced if forced >= 0 else self.policy_action(players[game.acting], game))
 
     def outcome(self, game: Any) -> list[float]:
         if not game.done:  # a cut-off play-out: the win model's chances
             if not isinstance(game, Game):  # (the core restates the model in C)
                 return game.win_chances(WEIGHTS)
-            assert self._info is not None
-            return win_probabilities(fields_of(game), self._info)
+            return win_probabilities(fields_of(game), BoardInfo.of(game))
         n = game.n_players
         if game.winner is None:  # cut off at the turn limit: nobody won
             return [1.0 / n] * n

@@ -24,10 +24,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ludolab.envs.catan.agents.greedy import BoardInfo
+from ludolab.envs.catan.agents.greedy import BRICK, GRAIN, LUMBER, ORE, BoardInfo
 from ludolab.envs.catan.engine import KNIGHT, VICTORY_POINT, tables
-
-GRAIN, ORE = 2, 4  # (resource order: lumber, wool, grain, brick, ore)
 
 # Per seat, in the order of WEIGHTS (units in brackets).
 FEATURES = (
@@ -98,7 +96,7 @@ def features(state: Mapping[str, Any], info: BoardInfo) -> list[list[float]]:
                 sum(prod),
                 sum(1 for x in prod if x),
                 prod[GRAIN] + prod[ORE],
-                prod[0] + prod[3],
+                prod[LUMBER] + prod[BRICK],
                 hand,
                 max(hand - 7, 0),
                 sum(dev) - dev[VICTORY_POINT],
