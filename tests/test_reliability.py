@@ -179,6 +179,7 @@ def _bad_inputs(tmp: Path) -> list[tuple[list[str], str]]:
                 ("catan", "mcts:playouts=-5", "playouts must be a whole number >= 1, got -5"),
                 ("catan", "mcts:seconds=nan", "seconds must be a finite number, got nan"),
                 ("catan", "alphabeta:depth=0", "depth must be a whole number >= 1, got 0"),
+                ("catan", "mcts-value:horizon=-1", "horizon must be a whole number >= 0, got -1"),
                 ("catan", "lookahead:playouts=-1", "playouts must be a whole number >= 0"),
                 ("gallery", "mcts:playouts=nan", "playouts must be a finite number, got nan"),
             )
