@@ -39,6 +39,7 @@ COMPILED = {
     "ludolab.envs": (
         "envs/catan/engine.py",
         "envs/catan/play.py",
+        "envs/catan/loop.py",
         "envs/catan/agents/greedy.py",
         "envs/catan/agents/lookahead.py",
         "envs/catan/agents/random_agent.py",

@@ -195,15 +195,6 @@ class AgentRegistry:
         return None
 
 
-def registry_of(game: str) -> AgentRegistry:
-    """The agent registry of ``game`` ("catan" or "gallery")."""
-    if game == "catan":
-        from ludolab.envs.catan.agents import REGISTRY
-    else:
-        from ludolab.envs.gallery.agents import REGISTRY
-    return REGISTRY
-
-
 def _remember_spec(agent: Agent, spec: str) -> None:
     """Record the spec an outside agent was made from (what ``Agent.spec`` returns), unless
     its class says its spec itself."""

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ludolab.envs.agents import registry_of
+from ludolab.envs.registries import registry_of
 from ludolab.research.simulate import SEATS, TITLES, fair_setup, game_seed, play_one, winners
 
 ORDERS = 10  # random game orders averaged for the point estimate

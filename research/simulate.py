@@ -63,7 +63,7 @@ TITLES = {"catan": "Catan", "gallery": "Masters Gallery"}
 def check_lineup(game: str, specs: Sequence[str]) -> None:
     """Every seat's agent spec parses (the agent registry's ValueError names an unknown agent
     or parameter) and the number of seats fits ``game``, before anything is played."""
-    from ludolab.envs.agents import registry_of
+    from ludolab.envs.registries import registry_of
 
     registry = registry_of(game)
     for spec in specs:
@@ -183,7 +183,7 @@ def play_one(game: str, setup: Any, specs: Sequence[str], seed: int, options: An
     """One game of ``game`` on ``setup`` (a board or a deal) with fresh agents made from
     ``specs`` (one per seat, in seat order) and game seed ``seed``; the game's record (Catan's
     or Masters Gallery's ``GameRecord``)."""
-    from ludolab.envs.agents import registry_of
+    from ludolab.envs.registries import registry_of
 
     agents = [registry_of(game).parse(s) for s in specs]
     if game == "catan":

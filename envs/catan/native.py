@@ -34,7 +34,9 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ludolab.envs.catan.board import DESERT, Board
+from ludolab.envs.catan.topology import load_layout
 from ludolab.envs.compiled import PURE_PYTHON_ENV, c_extension
+from ludolab.envs.rules import InvariantError
 
 if TYPE_CHECKING:
     from ludolab.envs.catan.engine import Game
@@ -87,10 +89,11 @@ def stream(seed: int | str) -> Stream:
 
 @cache
 def _topology_loaded(core: ModuleType) -> bool:
-    from ludolab.envs.catan.engine import tables
-
-    t = tables()
-    core.set_topology(t.hex_corners, t.node_hexes, t.node_neighbours, t.node_paths, t.path_nodes)
+    t = load_layout("standard")  # the engine's tables (engine.tables) are read from it
+    core.set_topology(
+        t.hex_intersections, t.intersection_hexes, t.intersection_neighbours,
+        t.intersection_paths, t.paths,
+    )  # fmt: skip
     return True
 
 
@@ -137,12 +140,10 @@ def board_tables(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], tuple[
     """Per hex its resource (-1 for the desert) and number (0 for none); per intersection its
     harbor (-1 none, 0 generic 3:1, 1..5 the resource's code + 1 for 2:1), as the engine has
     them (``Game.hex_resource``, ``hex_number``, ``harbor_at``)."""
-    from ludolab.envs.catan.engine import tables
-
-    t = tables()
-    harbor_at = [-1] * len(t.node_hexes)
+    t = load_layout("standard")
+    harbor_at = [-1] * t.n_intersections
     for slot, code in enumerate(board.harbors):
-        for v in t.path_nodes[t.layout.harbor_slots[slot]]:
+        for v in t.paths[t.harbor_slots[slot]]:
             harbor_at[v] = code
     resource = tuple(-1 if c == DESERT else c for c in board.terrain)
     return resource, tuple(board.numbers), tuple(harbor_at)
@@ -240,12 +241,10 @@ def check_step(mirror: Mirror, game: Game, action: int) -> None:
     the action legal, every field, the legal actions next and the forced action. The
     reference's debug mode (``GameOptions.debug``) runs this after every step, so every test
     that plays a game in debug mode also holds the core to the reference."""
-    from ludolab.envs.catan.engine import GAME_OVER, InvariantError
-
     core = mirror.core
     problems = [] if core.step(action) else [f"the core refused action {action}"]
     problems += differences(core, game, mirror.dice, mirror.turns)
-    if not problems and game.phase != GAME_OVER:
+    if not problems and not game.done:
         mine, theirs = core.legal_actions(), game._compute_legal()
         if mine != theirs:
             problems.append(f"legal actions: core {mine}, reference {theirs}")

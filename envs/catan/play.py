@@ -3,76 +3,21 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from math import ceil
-from typing import SupportsIndex, overload
+from typing import SupportsIndex
 
 from ludolab.envs.catan import native
 from ludolab.envs.catan.agents.base import Agent
-from ludolab.envs.catan.agents.greedy import GreedyAgent
-from ludolab.envs.catan.agents.random_agent import RandomAgent
+from ludolab.envs.catan.agents.native_seats import native_seats
 from ludolab.envs.catan.board import Board
-from ludolab.envs.catan.engine import MAIN, Game, GameOptions, check_table
+from ludolab.envs.catan.engine import Game, GameOptions, check_table
+from ludolab.envs.catan.loop import LegalView, play_out
 from ludolab.envs.catan.record import GameRecord
 
-
-class LegalView(Sequence[int]):
-    """``game.legal_actions()`` listed only when read: a read-only sequence of the legal actions
-    of the seat acting now, always up to date with ``game``.
-
-    The main phase has the longest lists (every road, settlement, trade...) and an agent such as
-    the greedy one decides there by asking ``game.is_legal`` about the few actions it considers;
-    listing them all for it costs more than its decision (see :attr:`Agent.lazy_legal`).
-    """
-
-    __slots__ = ("_game",)
-
-    def __init__(self, game: Game) -> None:
-        self._game = game
-
-    @overload
-    def __getitem__(self, index: int) -> int: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[int]: ...
-    def __getitem__(self, index: int | slice) -> int | list[int]:
-        return self._game.legal_actions()[index]
-
-    def __len__(self) -> int:
-        return len(self._game.legal_actions())
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._game.legal_actions())
-
-    def __contains__(self, action: object) -> bool:
-        return action in self._game.legal_actions()
-
-    def __repr__(self) -> str:
-        return f"LegalView({self._game.legal_actions()!r})"
-
-
-def play_out(game: Game, agents: Sequence[Agent], seed: SupportsIndex) -> None:
-    """:func:`ludolab.envs.agents.play_out` for Catan: reset seat ``i``'s agent with (``i``,
-    ``seed``), then let the agents decide until the game is over; agents with
-    :attr:`Agent.lazy_legal` get a :class:`LegalView` in the main phase rather than the listed
-    actions.
-
-    The same loop as the generic one, written again here because this module is compiled with
-    the engine (setup.py): typed, it calls the engine natively, which makes random games about
-    40% and greedy ones about 15% faster than the generic loop.
-    """
-    seed = operator.index(seed)  # numpy's integers too
-    for seat, agent in enumerate(agents):
-        agent.reset(seat, seed)
-    lazy = [bool(getattr(agent, "lazy_legal", False)) for agent in agents]
-    view = LegalView(game)
-    while not game.done:
-        seat = game.acting
-        forced = game.forced_action()
-        if forced >= 0:  # not a decision (declining an offer without the card): no agent asked
-            game.step(forced)
-            continue
-        legal = view if lazy[seat] and game.phase == MAIN else game.legal_actions()
-        game.step(agents[seat].act(game, legal))
+# LegalView, play_out (the game loop) and native_seats (which agents the core plays) live below
+# the agents; they are named here as well, where a game is played.
+__all__ = ["LegalView", "core_record", "game_record", "native_seats", "play_game", "play_out"]
 
 
 def play_game(
@@ -105,24 +50,6 @@ def play_game(
     game = Game(board, len(agents), seed, options)
     play_out(game, agents, seed)
     return game_record(game, specs)
-
-
-def native_seats(agents: Sequence[Agent], seed: int | Sequence[int]) -> list[tuple] | None:
-    """The seats of ``Core.play`` for ``agents`` reset with ``seed`` (or seat ``q``'s with
-    ``seed[q]``), or None unless the core has every one of them: the plain random and greedy
-    agents (no subclass: a subclass may change a rule), with any of greedy's parameters."""
-    seats: list[tuple] = []
-    for q, agent in enumerate(agents):
-        kind = type(agent)
-        if kind is not RandomAgent and kind is not GreedyAgent:
-            return None
-        key = native.stream_key(kind.stream_seed(q, seed if isinstance(seed, int) else seed[q]))
-        if isinstance(agent, GreedyAgent):
-            leader = agent.robber == "leader"
-            seats.append(("greedy", key, agent.trade, agent.offers, agent.dev_cards, leader))
-        else:
-            seats.append(("random", key))
-    return seats
 
 
 def core_record(fields: tuple, board_id: str, seed: int, specs: Sequence[str]) -> GameRecord:

@@ -5,7 +5,8 @@ budgets. The modules that implement them import these from here."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
+
+from ludolab.research.set_names import constraint_set_names
 
 SAMPLERS = ("uniform", "rejection", "chain", "solver", "enumerate", "optimise")
 COUNT_METHODS = ("auto", "rejection", "depth-first", "importance")
@@ -15,10 +16,7 @@ OBJECTIVE_NAMES = ("max-intersection-pips", "pip-spread", "resource-pip-spread")
 
 def shipped_sets() -> list[str]:
     """Names of the constraint sets shipped with ludolab."""
-    folder = resources.files("ludolab.research.catan") / "constraint_sets"
-    return sorted(
-        p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
-    )
+    return constraint_set_names()
 
 
 @dataclass(frozen=True)

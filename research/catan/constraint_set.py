@@ -151,9 +151,9 @@ def load_constraint_set(
         if not shipped.is_file():
             from difflib import get_close_matches
 
-            from ludolab.research.gallery.deals import shipped_deal_sets
+            from ludolab.research.set_names import deal_set_names
 
-            deal_sets = shipped_deal_sets()
+            deal_sets = deal_set_names()
             close = get_close_matches(str(name_or_path), [*shipped_sets(), *deal_sets], n=3)
             hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
             if str(name_or_path) in deal_sets:

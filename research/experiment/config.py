@@ -121,10 +121,11 @@ from typing import Any
 
 import numpy as np
 
-from ludolab.envs.agents import AgentRegistry, AgentSpecError, registry_of
+from ludolab.envs.agents import AgentRegistry, AgentSpecError
 from ludolab.envs.catan.engine import GameOptions
 from ludolab.envs.gallery.cards import symbols_from_mapping
 from ludolab.envs.gallery.engine import GalleryOptions
+from ludolab.envs.registries import registry_of
 from ludolab.research.catan.constraint_set import (
     ConstraintSet,
     ConstraintSetError,

@@ -73,6 +73,7 @@ from ludolab.envs.gallery.cards import (
     validate_symbols,
 )
 from ludolab.envs.gallery.deal import MAX_PLAYERS, MIN_PLAYERS, Deal, write_deals
+from ludolab.research.set_names import deal_set_names
 
 HAND_SIZE = 13
 EXACT_LIMIT = 3_000_000  # candidate count matrices the exact sampler may list
@@ -543,12 +544,8 @@ class DealSet:
 
 
 def shipped_deal_sets() -> list[str]:
-    folder = resources.files("ludolab.research.gallery") / "deal_sets"
-    if not folder.is_dir():
-        return []
-    return sorted(
-        p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
-    )
+    """Names of the deal sets shipped with ludolab."""
+    return deal_set_names()
 
 
 def load_deal_set(name_or_path: str | Path) -> DealSet:

@@ -27,17 +27,17 @@ the seat's own actions in a row. Actions the rules force take no depth; a turn's
 takes one even where ludolab's engine rolls at once (catanatron asks for it), so an end of
 turn on the last level is scored before the dice.
 
-Where catanatron's player reads the true game (the others' hands and the deck's order), this
-one never peeks: each decision searches one determinisation of what the seat cannot see, dealt
-as the ``mcts`` agent deals them (:func:`ludolab.envs.catan.agents.mcts.determinise`). Three
+Where catanatron's player reads the true game (the others' hands and the deck's order), this one
+never peeks: each decision searches one determinisation of what the seat cannot see, dealt as
+the ``mcts`` agent deals them (:func:`ludolab.envs.catan.agents.determinise.determinise`). Three
 other changes, each because catanatron's engine differs: a domestic offer made to the seat
 (catanatron's bots are never offered one) is accepted when the trade leaves the seat's value
 higher; the seat never offers one (catanatron's bots never do); and a won game scores above any
 position (catanatron scores a win only through its public points, so a win by a hidden
 victory-point card was worth no more than the card). Ties go to the first action in the legal
 order, as catanatron's go to the first generated. There is no time limit (catanatron stops
-searching after 20 s of wall time, which would make a game depend on the machine); the search
-is small enough at depth 2.
+searching after 20 s of wall time, which would make a game depend on the machine); the search is
+small enough at depth 2.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from typing import Any
 from ludolab.envs.agents import spec_string
 from ludolab.envs.catan import actions as A
 from ludolab.envs.catan.agents.base import Agent
-from ludolab.envs.catan.agents.mcts import determinise, unseen_dev_cards
+from ludolab.envs.catan.agents.determinise import determinise, unseen_dev_cards
 from ludolab.envs.catan.engine import (
     KNIGHT,
     MOVE_ROBBER,

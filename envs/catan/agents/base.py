@@ -21,7 +21,7 @@ class Agent(_Agent):
     game: ClassVar[str] = "catan"
     # True for an agent that decides in the main phase by asking ``game.is_legal`` about the
     # few actions it considers, rather than reading the list:
-    # :func:`ludolab.envs.catan.play.play_out` then hands it a lazy view of the legal actions there
+    # :func:`ludolab.envs.catan.loop.play_out` then hands it a lazy view of the legal actions there
     # (listing them all would cost more than the decision). The view is a correct sequence either
     # way; this is only a hint.
     lazy_legal: ClassVar[bool] = False

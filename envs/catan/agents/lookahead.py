@@ -14,7 +14,7 @@ chooses its first settlement without asking what the others will leave for its s
 (default 5: by the placement round's value for the first settlement, by greedy's value for the
 second) are each played to the end of the game from ``playouts`` determinisations (what the
 seat cannot see, the development deck and the dice, dealt again as the search agent deals them:
-:func:`ludolab.envs.catan.agents.mcts.determinise`), with a greedy agent in every seat, the
+:func:`ludolab.envs.catan.agents.determinise.determinise`), with a greedy agent in every seat, the
 same dice and tie-breaks for every spot; the spot that wins most is placed, the better-ranked
 one on a tie. This is flat Monte Carlo over a few candidates, without a tree; ``mcts`` searches
 every placement with a tree and a larger budget. Strength against three greedy agents:
@@ -51,6 +51,7 @@ from mypy_extensions import mypyc_attr
 
 from ludolab.envs.catan import actions as A
 from ludolab.envs.catan import native
+from ludolab.envs.catan.agents.determinise import determinise
 from ludolab.envs.catan.agents.greedy import (
     BUILD_COSTS,
     CITY,
@@ -62,6 +63,7 @@ from ludolab.envs.catan.agents.greedy import (
     GreedyAgent,
     spot_value,
 )
+from ludolab.envs.catan.agents.native_seats import native_seats
 from ludolab.envs.catan.engine import (
     DEV_COST,
     KNIGHT,
@@ -71,6 +73,7 @@ from ludolab.envs.catan.engine import (
     Game,
     tables,
 )
+from ludolab.envs.catan.loop import play_out
 
 # Deterministic main-phase actions the lookahead tries: builds, bank trades, year of plenty.
 _TRIED_RANGES = ((A.SETTLEMENT, A.ROBBER), (A.YEAR_OF_PLENTY, A.MONOPOLY), (A.MARITIME, A.OFFER))
@@ -369,10 +372,6 @@ class LookaheadAgent(GreedyAgent):
         ``playouts`` determinisations (what the seat cannot see dealt again), every spot is
         placed and the game played to its end by greedy agents in every seat, with the same
         dice and tie-breaks for each spot. A tie keeps the earlier spot."""
-        # Imported here: the play module imports this package.
-        from ludolab.envs.catan.agents.mcts import determinise
-        from ludolab.envs.catan.play import native_seats, play_out
-
         placers = self._placement_agents(game.n_players)
         me = self.seat
         wins = [0.0] * len(spots)

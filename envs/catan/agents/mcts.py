@@ -1,26 +1,14 @@
 """``mcts``: information-set Monte Carlo tree search for Catan (see :mod:`ludolab.envs.search`
 for the search itself).
 
-A determinisation deals again what the seat cannot see, from the public counts:
-
-* the other seats' resource cards: the cards of each resource outside the bank and outside the
-  seat's own hand are shared out among the others, each keeping its hand size. A seat that
-  accepted the domestic offer on the table holds the card asked for, and the seat that made it
-  holds what it offered; those cards are given first;
-* the other seats' development cards (each keeps how many it holds and how many it bought this
-  turn) and the order of the deck: the 25 cards minus the seat's own and every card played.
-  A determinisation that would give another seat enough victory-point cards to have won
-  already is dealt again;
-* the dice and the steals: fresh random streams.
-
-The seat's memory of particular cards (what a roll paid whom, what a steal took) is not used:
-the agent never knows more than it may, though it may know less than a card-counting player.
-Playouts run with the ``greedy`` agent by default (``policy=random`` for random playouts). With
-the native core built (and not in debug mode), a determinisation is loaded into the core and
-the tree walk, the play-outs and the policy's choices all run there, with the core's copies of
-the policy agents (the same streams and choices as the Python ones: the same decisions, tested);
-otherwise on the reference engine, where the main phase gives a lazy view of the legal actions to
-agents that ask for one, as :func:`ludolab.envs.catan.play.play_out` does.
+A determinisation deals again what the seat cannot see, from the public counts (see
+:mod:`ludolab.envs.catan.agents.determinise`). Playouts run with the ``greedy`` agent by
+default (``policy=random`` for random playouts). With the native core built (and not in debug
+mode), a determinisation is loaded into the core and the tree walk, the play-outs and the
+policy's choices all run there, with the core's copies of the policy agents (the same streams
+and choices as the Python ones: the same decisions, tested); otherwise on the reference engine,
+where the main phase gives a lazy view of the legal actions to agents that ask for one, as
+:func:`ludolab.envs.catan.loop.play_out` does.
 
 **Cut-off play-outs** (``horizon``): a play-out from a decision after the placements may stop
 ``horizon`` turns later and score the position with a win-probability model fitted on greedy
@@ -37,19 +25,21 @@ of a turn searched; see its docstring for why its defaults are what they are.
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
 from typing import Any
 
 from ludolab.envs.catan import actions as A
 from ludolab.envs.catan import native
-from ludolab.envs.catan.actions import N_RESOURCES
 from ludolab.envs.catan.agents.base import Agent
+from ludolab.envs.catan.agents.determinise import (  # (named here too, where they began)
+    deal_hidden,
+    determinise,
+)
 from ludolab.envs.catan.agents.greedy import BoardInfo, GreedyAgent
+from ludolab.envs.catan.agents.lookahead import LookaheadAgent
+from ludolab.envs.catan.agents.native_seats import native_seats
+from ludolab.envs.catan.agents.random_agent import RandomAgent
 from ludolab.envs.catan.agents.value import WEIGHTS, fields_of, win_probabilities
 from ludolab.envs.catan.engine import (
-    CARDS_PER_RESOURCE,
-    DEV_DECK_COUNTS,
     DISCARD,
     MAIN,
     MOVE_ROBBER,
@@ -60,14 +50,20 @@ from ludolab.envs.catan.engine import (
     STEAL,
     TRADE_CONFIRM,
     TRADE_RESPONSE,
-    VICTORY_POINT,
     Game,
 )
+from ludolab.envs.catan.loop import LegalView
 from ludolab.envs.search import SearchAgent
+
+# The playout policies, by the names ``policy`` takes.
+_POLICIES: dict[str, type[Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "lookahead": LookaheadAgent,
+}
 
 # The domestic offers of two cards for one (OFFER_TRADE with n_give = 2), as an index range.
 _TWO_FOR_ONE = (A.OFFER + len(A.TRADE_PAIRS), A.ACCEPT_TRADE)
-_REDEALS = 50  # tries at a deal that leaves nobody else already winning
 
 # The decisions ``search`` can name, by the phases they are taken in.
 DECISIONS = {
@@ -108,7 +104,6 @@ class MCTSAgent(SearchAgent, Agent):
         "setup_playouts": 0,
         "horizon": 0,
     }
-    _view: Any = None  # the play module's LegalView (see reset)
     lazy_legal = True  # decisions it does not search go to its policy agent, which is lazy
 
     def __init__(
@@ -160,13 +155,9 @@ class MCTSAgent(SearchAgent, Agent):
         }
 
     def reset(self, seat: int, seed: int) -> None:
-        # Imported here: the play module imports this package (and so this module).
-        from ludolab.envs.catan.play import LegalView
-
         super().reset(seat, seed)
         self._seats: list[tuple] | None = None  # the policy agents as the core's seats
         self._agents: Any = None  # the core's copies of them (Core.agents), for this game
-        self._view = LegalView
         self._base = self.make_policy(self.policy)
         self._base.reset(seat, seed)
         self._ranker = GreedyAgent()
@@ -191,8 +182,6 @@ class MCTSAgent(SearchAgent, Agent):
 
     def _policy_agents(self, n_players: int) -> list[Agent]:
         # SearchAgent's, and the core's seats for the same agents when it makes them anew.
-        from ludolab.envs.catan.play import native_seats
-
         made = len(self._players) != n_players
         players = super()._policy_agents(n_players)
         if made:
@@ -201,15 +190,13 @@ class MCTSAgent(SearchAgent, Agent):
         return players
 
     def make_policy(self, name: str) -> Agent:
-        from ludolab.envs.catan.agents import make_agent
-
-        return make_agent(name)
+        return _POLICIES[name]()
 
     def policy_action(self, agent: Any, game: Any) -> int:
         if self._agents is not None and not isinstance(game, Game):  # a determinisation in the core
             return int(game.choose(self._agents))
         lazy = agent.lazy_legal and game.phase == MAIN
-        return agent.act(game, self._view(game) if lazy else game.legal_actions())
+        return agent.act(game, LegalView(game) if lazy else game.legal_actions())
 
     def _play_out(self, game: Any, players: list[Agent]) -> None:
         until = self._until
@@ -257,93 +244,6 @@ class MCTSAgent(SearchAgent, Agent):
             }
         )
         return core
-
-
-def unseen_dev_cards(game: Game, seat: int) -> list[int]:
-    """Per kind of development card, how many ``seat`` has not seen: the 25 cards minus its
-    own and every card played (they are in the deck or in the others' hands)."""
-    return [
-        DEV_DECK_COUNTS[k]
-        - game.dev_hand[seat][k]
-        - sum(game.dev_played[q][k] for q in range(game.n_players))
-        for k in range(len(DEV_DECK_COUNTS))
-    ]
-
-
-@dataclass
-class HiddenDeal:
-    """What ``seat`` cannot see, dealt again (see the module docstring); per seat lists, the
-    seat's own hand and cards as they are."""
-
-    hands: list[list[int]]  # resource cards, per seat and resource
-    dev_hand: list[list[int]]  # development cards held, per seat and kind
-    dev_new: list[list[int]]  # of them bought this turn, per seat and kind
-    dev_deck: list[int]  # the deck, kinds in drawing order
-    dice: random.Random  # the dice to come
-    steals: random.Random  # the steals to come
-
-
-def deal_hidden(game: Game, seat: int, rng: random.Random) -> HiddenDeal:
-    """Deal again from ``rng`` everything of ``game`` that ``seat`` cannot see."""
-    me, n = seat, game.n_players
-    dice = random.Random(rng.getrandbits(64))
-    steals = random.Random(rng.getrandbits(64))
-    others = [q for q in range(n) if q != me]
-    # Resource cards: what is outside the bank and this seat's hand, among the others.
-    pool = [CARDS_PER_RESOURCE - game.bank[r] - game.hands[me][r] for r in range(N_RESOURCES)]
-    hands = [list(game.hands[q]) if q == me else [0] * N_RESOURCES for q in range(n)]
-    room = {q: game.hand_size[q] for q in others}
-    offer = game.offer
-    if offer is not None and game.phase in (TRADE_RESPONSE, TRADE_CONFIRM):
-        give, n_give, get = offer
-        known = [(game.current, give, n_give)] + [(q, get, 1) for q in game.accepted]
-        for q, r, k in known:
-            if q != me:
-                hands[q][r] += k
-                room[q] -= k
-                pool[r] -= k
-    cards = [r for r in range(N_RESOURCES) for _ in range(pool[r])]
-    rng.shuffle(cards)
-    dealt = iter(cards)
-    for q in others:
-        for _ in range(room[q]):
-            hands[q][next(dealt)] += 1
-    # Development cards: the unseen ones among the others' hands and the deck.
-    unseen = unseen_dev_cards(game, me)
-    deck = [k for k in range(len(unseen)) for _ in range(unseen[k])]
-    dev_hand = [list(game.dev_hand[q]) for q in range(n)]
-    dev_new = [list(game.dev_new[q]) for q in range(n)]
-    for _ in range(_REDEALS):
-        rng.shuffle(deck)
-        rest = iter(deck)
-        for q in others:
-            held = [next(rest) for _ in range(sum(game.dev_hand[q]))]
-            dev_hand[q] = [held.count(k) for k in range(len(unseen))]
-            new = held[: sum(game.dev_new[q])]  # a random subset: ``held`` is shuffled
-            dev_new[q] = [new.count(k) for k in range(len(unseen))]
-        if all(
-            game.vp_public[q] + dev_hand[q][VICTORY_POINT] < game.options.vp_to_win
-            for q in others
-        ):
-            break
-    return HiddenDeal(hands, dev_hand, dev_new, list(rest), dice, steals)
-
-
-def determinise(game: Game, seat: int, rng: random.Random) -> Game:
-    """A copy of ``game`` in which everything ``seat`` cannot see is dealt again from ``rng``
-    (see the module docstring); ``game`` is not changed."""
-    deal = deal_hidden(game, seat, rng)
-    copy = game.clone(share_randomness=True)
-    copy._dice_rng = deal.dice
-    copy._steal_rng = deal.steals
-    for q in range(game.n_players):
-        if q != seat:
-            copy.hands[q] = deal.hands[q]
-            copy.dev_hand[q] = deal.dev_hand[q]
-            copy.dev_new[q] = deal.dev_new[q]
-    copy.dev_deck = deal.dev_deck
-    copy._legal = None
-    return copy
 
 
 class ValueMCTSAgent(MCTSAgent):

@@ -16,11 +16,21 @@ import random
 from typing import TYPE_CHECKING
 
 from ludolab.envs.gallery.agents.base import Agent
+from ludolab.envs.gallery.agents.greedy import GreedyAgent, LeaderAgent
+from ludolab.envs.gallery.agents.random_agent import RandomAgent
 from ludolab.envs.gallery.cards import N_TYPES
 from ludolab.envs.search import SearchAgent
 
 if TYPE_CHECKING:
     from ludolab.envs.gallery.engine import Game
+
+
+# The playout policies, by the names ``policy`` takes.
+_POLICIES: dict[str, type[Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "leader": LeaderAgent,
+}
 
 
 class MCTSAgent(SearchAgent, Agent):
@@ -47,9 +57,7 @@ class MCTSAgent(SearchAgent, Agent):
         super().__init__(playouts, seconds, c, policy, widen, root)
 
     def make_policy(self, name: str) -> Agent:
-        from ludolab.envs.gallery.agents import make_agent
-
-        return make_agent(name)
+        return _POLICIES[name]()
 
     def outcome(self, game: Game) -> list[float]:
         share = 1.0 / len(game.winners) if game.winners else 0.0
