@@ -411,7 +411,8 @@ def _finish(
         {
             "master": config.seed,
             "setups": {s["condition"]: s["seed"] for s in state.get("setups", [])},
-            "games": "per game in games.parquet (column seed); see config.py for their derivation",
+            "games": "per game in games.parquet (column seed); see research/experiment/config "
+            "for their derivation",
         },
     )
     played_by = state.get("git", [])

@@ -1,0 +1,219 @@
+"""The records a config becomes: its conditions, lineups, comparisons and games, the constants they
+use, and the error a bad config raises."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ludolab.envs.catan.engine import GameOptions
+from ludolab.envs.gallery.engine import GalleryOptions
+from ludolab.research.catan.constraint_set import ConstraintSet
+from ludolab.research.catan.samplers import SAMPLERS
+from ludolab.research.experiment.config.keys import Check, key
+from ludolab.research.gallery.deals import METHODS, DealSet
+from ludolab.research.plots.style import FigureStyle, style_from_table
+from ludolab.research.stats.multiple import CORRECTIONS
+
+SCHEMA = "ludolab.experiment/1"
+GAMES = ("catan", "gallery")
+GAME_TITLES = {"catan": "Catan", "gallery": "Masters Gallery"}
+SAMPLERS_BY_GAME: dict[str, tuple[str, ...]] = {"catan": tuple(SAMPLERS), "gallery": METHODS}
+DEFAULT_SAMPLER = {"catan": "uniform", "gallery": "auto"}
+PLAYERS_BY_GAME = {"catan": (2, 4), "gallery": (2, 5)}
+SETUP_KEY = {"catan": "boards", "gallery": "deals"}
+GAMES_PER_SETUP_KEY = {"catan": "games_per_board", "gallery": "games_per_deal"}
+OPTIONS_CLASS: dict[str, type] = {"catan": GameOptions, "gallery": GalleryOptions}
+DEFAULT_CHUNK_SIZE = 250
+DEFAULT_MIXED_MAX_GAMES = 50_000
+DEFAULT_OBJECTIVE = "pip-spread"
+NONE_WORD = "none"  # TOML has no null: Optional options take the string "none"
+
+
+class ConfigError(ValueError):
+    """An invalid experiment config; the message names the file, the key and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One condition: setups drawn from a constraint / deal set by a sampler.
+
+    Attributes:
+        name: unique within the config.
+        constraints: the set as written (a shipped set's name or a path relative to the config).
+        sampler: Catan ``uniform|solver|enumerate|optimise``; Gallery ``auto|exact|rejection``.
+        params: parameter overrides, flat ``{"constraint.param": value}``.
+        path: the resolved file of a set given by path, None for a shipped set.
+        constraint_set: the loaded set with ``params`` applied (a ConstraintSet or DealSet).
+        objective: Catan ``optimise`` only: the objective (None otherwise).
+        time_limit: Catan ``solver`` / ``optimise``: seconds of search (None: the sampler's
+            default).
+        options: the rule options this condition's games are played with: the run's
+            ``[options]`` with the condition's own ``options`` table on top.
+        rule_changes: the condition's own ``options`` table (converted), empty if none.
+        sweep: the ``[[sweep]]`` this condition was expanded from (its name), or None.
+        sweep_value: the swept parameter's value in this condition, or None.
+        sweep_parameter: what the sweep varies (``constraint.param`` or ``options.NAME``).
+    """
+
+    name: str = field(metadata=key())
+    constraints: str = field(metadata=key())
+    sampler: str = field(metadata=key())
+    params: Mapping[str, Any] = field(metadata=key())
+    path: Path | None
+    constraint_set: ConstraintSet | DealSet
+    objective: str | None = field(default=None, metadata=key())
+    time_limit: float | None = field(default=None, metadata=key())
+    options: GameOptions | GalleryOptions | None = field(default=None, metadata=key())
+    rule_changes: Mapping[str, Any] = field(default_factory=dict)
+    sweep: str | None = None
+    sweep_value: float | None = None
+    sweep_parameter: str | None = None
+
+
+@dataclass(frozen=True)
+class AgentLineup:
+    """Agents per seat, and whether they rotate through the seats (module docstring)."""
+
+    name: str = field(metadata=key())
+    seats: tuple[str, ...] = field(metadata=key())
+    rotate_seats: bool = field(default=True, metadata=key(Check("boolean")))
+
+    @property
+    def period(self) -> int:
+        """The smallest ``p >= 1`` with ``seats[(k + p) % n] == seats[k]`` for every seat k."""
+        n = len(self.seats)
+        return next(
+            p
+            for p in range(1, n + 1)
+            if all(self.seats[(k + p) % n] == self.seats[k] for k in range(n))
+        )
+
+    @property
+    def rotations(self) -> tuple[int, ...]:
+        """The rotations played: ``0 .. period - 1`` with ``rotate_seats``, else ``(0,)``."""
+        return tuple(range(self.period)) if self.rotate_seats else (0,)
+
+    def seats_for(self, rotation: int) -> tuple[str, ...]:
+        """Agent spec at each seat under ``rotation``: seat k gets ``seats[(k + r) % n]``."""
+        n = len(self.seats)
+        return tuple(self.seats[(k + rotation) % n] for k in range(n))
+
+
+@dataclass(frozen=True)
+class Comparisons:
+    """The statistical comparisons wanted (``ludolab.research.stats.pairwise`` / ``omnibus``).
+
+    Attributes:
+        baseline: compare each other condition with this one; None compares all pairs.
+        paired: common random numbers: the same game seeds in every condition, and paired
+            tests (Wilcoxon / Friedman on ``GameSpec.pair``).
+        correction: multiple-comparison adjustment over the whole family of the run's tests
+            (every lineup x metric x pair): ``holm``, ``fdr_bh``, ``bonferroni`` or ``none``.
+        alpha: significance level (family-wise error rate, or false discovery rate).
+        n_boot: bootstrap resamples for effect-size intervals (0: none).
+        metrics: per-game metrics to test (registry names).
+        primary: the confirmatory metrics (registry names): when given, the family is their
+            tests only, and the other metrics' tests form a second, exploratory family.
+        margins: per tested metric (registry name), the smallest difference that matters, in
+            the metric's unit: used for equivalence tests (TOST) and by ``ludolab plan``.
+        mixed_max_games: the mixed-model sensitivity check is fitted when a comparison has at
+            most this many games (its crossed random effects make the fit slow and memory-hungry
+            beyond some tens of thousands of games); 0 never fits it.
+        skill: lineup names in order of increasing skill (two or more), or empty: the report
+            then tests, for each condition and primary metric, whether the condition's effect
+            changes with skill (:mod:`ludolab.research.stats.interaction`).
+    """
+
+    baseline: str | None = field(default=None, metadata=key())
+    paired: bool = field(default=True, metadata=key(Check("boolean")))
+    correction: str = field(default="holm", metadata=key(Check("choice", allowed=CORRECTIONS)))
+    alpha: float = field(default=0.05, metadata=key(Check("fraction")))
+    n_boot: int = field(default=2000, metadata=key(Check("integer", minimum=0)))
+    metrics: tuple[str, ...] = field(default=(), metadata=key())
+    primary: tuple[str, ...] = field(default=(), metadata=key())
+    margins: dict[str, float] = field(default_factory=dict, metadata=key())
+    mixed_max_games: int = field(
+        default=DEFAULT_MIXED_MAX_GAMES, metadata=key(Check("integer", minimum=0))
+    )
+    skill: tuple[str, ...] = field(default=(), metadata=key())
+
+
+@dataclass(frozen=True)
+class ExperimentConfig:
+    """A validated experiment (see the module docstring for the file format)."""
+
+    name: str
+    game: str
+    seed: int
+    players: int
+    conditions: tuple[Condition, ...]
+    setups: int
+    games_per_setup: int
+    lineups: tuple[AgentLineup, ...]
+    options: GameOptions | GalleryOptions
+    metrics: tuple[str, ...]
+    comparisons: Comparisons
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    description: str = ""
+    question: str = ""
+    path: Path | None = field(default=None, compare=False)
+    overrides: tuple[str, ...] = field(default=(), compare=False)
+    # How the figures are drawn: an analysis setting, like comparisons (resuming with another
+    # style redraws; the games are the same).
+    report: FigureStyle = field(default_factory=lambda: style_from_table(None), compare=False)
+
+    @property
+    def setup_kind(self) -> str:
+        """``boards`` (Catan) or ``deals`` (Masters Gallery)."""
+        return SETUP_KEY[self.game]
+
+    @property
+    def slots(self) -> int:
+        """Game slots per condition and lineup rotation: setups x games per setup."""
+        return self.setups * self.games_per_setup
+
+    @property
+    def n_games(self) -> int:
+        """Games in the whole plan."""
+        rotations = sum(len(lineup.rotations) for lineup in self.lineups)
+        return len(self.conditions) * self.slots * rotations
+
+    def condition(self, name: str) -> Condition:
+        """The condition called ``name`` (KeyError if none)."""
+        for c in self.conditions:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game of the plan (see the module docstring for how they are enumerated).
+
+    Attributes:
+        index: position in :func:`plan_games`'s list.
+        condition: condition name; ``condition_index`` its position in the config.
+        setup: index into the condition's generated setups (0 .. setups - 1).
+        lineup: lineup name; ``rotation`` the rotation played; ``seats`` the agent spec at
+            each seat under it.
+        game: game index on this setup (0 .. games_per_setup - 1).
+        slot: ``game * setups + setup``, the index into the condition's game seeds.
+        seed: the game seed.
+        pair: ``"lineup|rotation|slot"``: unique within a condition, shared by the games
+            paired across conditions.
+    """
+
+    index: int
+    condition: str
+    condition_index: int
+    setup: int
+    lineup: str
+    rotation: int
+    game: int
+    slot: int
+    seed: int
+    seats: tuple[str, ...]
+    pair: str

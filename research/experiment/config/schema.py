@@ -1,0 +1,285 @@
+"""The keys each table of a config may hold, and the one reader that checks a value against what
+its key takes (an integer from a minimum, a choice, a typed rule option...) and words the error:
+file, key, what is allowed."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from ludolab.envs.catan.engine import GameOptions
+from ludolab.envs.gallery.cards import symbols_from_mapping
+from ludolab.envs.gallery.engine import GalleryOptions
+from ludolab.research.experiment.config.keys import Check, keys_of
+from ludolab.research.experiment.config.model import (
+    NONE_WORD,
+    OPTIONS_CLASS,
+    AgentLineup,
+    Comparisons,
+    Condition,
+    ConfigError,
+)
+
+
+class Source:
+    """Where errors come from: the file (or label) and helpers that raise ConfigError."""
+
+    def __init__(self, label: str, base: Path) -> None:
+        self.label = label
+        self.base = base
+
+    def fail(self, key: str, message: str) -> ConfigError:
+        return ConfigError(f"{self.label}: key {key!r}: {message}")
+
+    def known_keys(
+        self,
+        table: Mapping[str, Any],
+        allowed: Sequence[str],
+        where: str,
+        hints: Mapping[str, str] | None = None,
+    ) -> None:
+        for key in table:
+            if key not in allowed:
+                hint = (hints or {}).get(key, "")
+                raise self.fail(
+                    f"{where}{key}",
+                    f"unknown key{hint}; allowed keys: {', '.join(allowed)}",
+                )
+
+    def integer(
+        self,
+        table: Mapping[str, Any],
+        key: str,
+        where: str,
+        *,
+        minimum: int,
+        default: int | None = None,
+    ) -> int:
+        path = f"{where}{key}"
+        if key not in table:
+            if default is None:
+                raise self.fail(path, f"missing; expected an integer >= {minimum}")
+            return default
+        value = table[key]
+        if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+            raise self.fail(path, f"expected an integer >= {minimum}, got {value!r}")
+        return value
+
+    def string(
+        self, table: Mapping[str, Any], key: str, where: str, default: str | None = None
+    ) -> str:
+        path = f"{where}{key}"
+        if key not in table:
+            if default is None:
+                raise self.fail(path, "missing; expected a string")
+            return default
+        value = table[key]
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(path, f"expected a non-empty string, got {value!r}")
+        return value
+
+    def boolean(self, table: Mapping[str, Any], key: str, where: str, default: bool) -> bool:
+        value = table.get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(f"{where}{key}", f"expected true or false, got {value!r}")
+        return value
+
+    def choice(
+        self,
+        table: Mapping[str, Any],
+        key: str,
+        where: str,
+        allowed: Sequence[str],
+        default: str | None = None,
+    ) -> str:
+        path = f"{where}{key}"
+        if key not in table:
+            if default is None:
+                raise self.fail(path, f"missing; one of {', '.join(allowed)}")
+            return default
+        value = table[key]
+        if value not in allowed:
+            raise self.fail(path, f"{value!r} is not one of {', '.join(allowed)}")
+        return value
+
+    def value(self, table: Mapping[str, Any], declared: dataclasses.Field, where: str) -> Any:
+        """The value of the key a record's field declares (see
+        :mod:`ludolab.research.experiment.config.keys`), checked by its :class:`Check`; the
+        field's default when the key is not given."""
+        check: Check = declared.metadata["check"]
+        name = declared.name
+        default = None if declared.default is dataclasses.MISSING else declared.default
+        if check.kind == "integer":
+            return self.integer(table, name, where, minimum=check.minimum, default=default)
+        if check.kind == "boolean":
+            return self.boolean(table, name, where, default)
+        if check.kind == "choice":
+            return self.choice(table, name, where, check.allowed, default)
+        if check.kind == "fraction":
+            value = table.get(name, default)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+                raise self.fail(where + name, f"expected a number between 0 and 1, got {value!r}")
+            return float(value)
+        raise ValueError(f"unknown check {check.kind!r} of key {name!r}")
+
+    def tables(self, data: Mapping[str, Any], key: str, example: str) -> list[dict[str, Any]]:
+        value = data.get(key)
+        if value is None:
+            raise self.fail(key, f"missing; give at least one {example} table")
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise self.fail(key, f"expected an array of tables ({example})")
+        if not value:
+            raise self.fail(key, f"empty; give at least one {example} table")
+        return value
+
+
+TOP_KEYS = (
+    "name",
+    "description",
+    "question",
+    "game",
+    "seed",
+    "players",
+    "boards",
+    "deals",
+    "games_per_board",
+    "games_per_deal",
+    "conditions",
+    "lineups",
+    "options",
+    "metrics",
+    "comparisons",
+    "chunk_size",
+    "sweep",
+    "report",
+)
+
+
+CONDITION_KEYS = keys_of(Condition)
+SETUP_OPTIONS: dict[str, tuple[str, ...]] = {
+    "catan": (),
+    "gallery": ("symbols", "hand_size", "deals", "rounds"),
+}
+"""Options that shape the setups themselves (Masters Gallery deals are dealt for a hand size,
+symbol table and dealing schedule): the same for every condition, so only in [options]."""
+
+
+LINEUP_KEYS = keys_of(AgentLineup)
+SWEEP_KEYS = ("name", "constraints", "sampler", "params", "time_limit", "parameter", "values")
+
+
+COMPARISON_KEYS = keys_of(Comparisons)
+
+
+def read_options(
+    src: Source,
+    table: Any,
+    game: str,
+    where: str = "options",
+    base: GameOptions | GalleryOptions | None = None,
+) -> GameOptions | GalleryOptions:
+    """The options class built from ``table`` (on top of ``base`` when given); errors name
+    ``where.<key>``."""
+    cls = OPTIONS_CLASS[game]
+    if not isinstance(table, dict):
+        raise src.fail(where, f"expected a table of {cls.__name__} fields")
+    hints = typing.get_type_hints(cls)
+    names = [f.name for f in fields(cls)]
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in names:
+            raise src.fail(
+                f"{where}.{key}",
+                f"unknown {cls.__name__} option; allowed: {', '.join(names)}",
+            )
+        if cls is GalleryOptions and key == "symbols" and isinstance(value, dict):
+            # the symbols table by artist name: [options.symbols.Yoko] draw = 2
+            try:
+                values[key] = symbols_from_mapping(value, where=f"{where}.symbols")
+            except ValueError as exc:
+                at, _, message = str(exc).partition(": ")  # "options.symbols.Yoko: ..."
+                raise src.fail(at, message) from None
+            continue
+        try:
+            values[key] = convert(value, hints[key])
+        except TypeError:
+            raise src.fail(
+                f"{where}.{key}", f"expected {describe_type(hints[key])}, got {value!r}"
+            ) from None
+    try:
+        return dataclasses.replace(base, **values) if base is not None else cls(**values)
+    except (ValueError, TypeError) as exc:
+        m = re.search(r"Options\.(\w+)", str(exc))
+        key = f"{where}.{m.group(1)}" if m and m.group(1) in names else where
+        raise src.fail(key, str(exc)) from None
+
+
+def convert(value: Any, hint: Any) -> Any:
+    """A TOML value as the type ``hint``; TypeError if it does not fit."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if type(None) in args and value == NONE_WORD:
+            return None
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return convert(value, arg)
+            except TypeError:
+                pass
+        raise TypeError
+    if origin is tuple:
+        if not isinstance(value, list):
+            raise TypeError
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(convert(v, args[0]) for v in value)
+        if len(value) != len(args):
+            raise TypeError
+        return tuple(convert(v, a) for v, a in zip(value, args, strict=True))
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+        raise TypeError
+    if hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise TypeError
+    if hint is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        raise TypeError
+    if hint is str:
+        if isinstance(value, str):
+            return value
+        raise TypeError
+    raise TypeError
+
+
+def describe_type(hint: Any) -> str:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        parts = [describe_type(a) for a in args if a is not type(None)]
+        if type(None) in args:
+            parts.append(f'"{NONE_WORD}"')
+        return " or ".join(parts)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return f"a list of {_plural(args[0])}"
+        return f"a list of {len(args)} {_plural(args[0])}"
+    return {bool: "true or false", int: "an integer", float: "a number", str: "a string"}.get(
+        hint, str(hint)
+    )
+
+
+def _plural(hint: Any) -> str:
+    if typing.get_origin(hint) is tuple:
+        return "lists" + describe_type(hint).removeprefix("a list")
+    return {bool: "booleans", int: "integers", float: "numbers", str: "strings"}.get(
+        hint, str(hint)
+    )
