@@ -13,6 +13,9 @@ palette, ``pdf.fonttype`` / ``ps.fonttype`` 42 (TrueType, as publishers ask) -- 
 figure_style`; heights and fonts scale with it). A ``title`` (a run's figures name
 their lineup there) is drawn small above the plot.
 
+The style, the saving and the helpers every figure uses are in
+:mod:`ludolab.research.plots.figure_kit`; this module holds the figures and names the whole API.
+
 Figures are plain :class:`~matplotlib.figure.Figure` objects, never registered with pyplot: no
 display or backend is needed (they render with Agg), nothing has to be closed, and
 ``plt.get_fignums()`` is unaffected. Conditions appear in the order of
@@ -24,314 +27,49 @@ appearance -- :func:`~ludolab.research.metrics.condition_metrics` sorts its rows
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
-import re
-import warnings
-from collections.abc import Hashable, Iterator, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Literal
 
-import matplotlib
 import numpy as np
 import pandas as pd
 import seaborn as sns
-from cycler import cycler
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
-from matplotlib.ticker import MaxNLocator
-from scipy import stats as st
 
 from ludolab.envs.catan.board import Board
-from ludolab.research.metrics.registry import METRICS, short_unit
+from ludolab.research.metrics.registry import short_unit
 from ludolab.research.plots import board as board_plot
+from ludolab.research.plots.figure_kit import (
+    FORMATS,
+    ONE_COLUMN,
+    PALETTE,
+    PNG_DPI,
+    TWO_COLUMN,
+    WIN_RATE,
+    auto_width,
+    condition_palette,
+    finish_figure,
+    integer_ticks,
+    is_sequence_column,
+    mean_ci,
+    metric_label,
+    new_figure,
+    ordered_conditions,
+    palette_for,
+    paper_rc,
+    paper_style,
+    quiet_seaborn,
+    save_figure,
+    spread_coincident,
+    spread_on_axis,
+    top_legend,
+)
 from ludolab.research.plots.style import current_style
-from ludolab.research.stats.compare import check_columns, condition_order, numeric_column
+from ludolab.research.stats.compare import check_columns, numeric_column
 from ludolab.research.stats.trend import linear_trend, trend_band
-
-ONE_COLUMN: float = 3.3
-"""Width in inches of a figure spanning one column of a two-column paper (3.3 in: the column
-of IEEE and ACM double-column templates, within Springer's and Elsevier's)."""
-TWO_COLUMN: float = 7.0
-"""Width in inches of a figure spanning the full text width."""
-FORMATS: tuple[str, ...] = ("pdf", "png")
-"""What :func:`save_figure` writes by default, in this order."""
-PNG_DPI: int = 300
-PALETTE: str = "colorblind"
-"""The seaborn palette every figure uses."""
-
-_WIN_RATE = re.compile(r"^win_rate_(\d+)$")
-
-
-# ----------------------------------------------------------------------------- style
-
-
-def paper_rc(font_scale: float | None = None) -> dict[str, Any]:
-    """The rcParams of the paper style (see :func:`paper_style`), as a dict; ``font_scale``
-    defaults to the current :class:`~ludolab.research.plots.style.FigureStyle`'s."""
-    if font_scale is None:
-        font_scale = current_style().font_scale
-    rc: dict[str, Any] = {}
-    rc.update(sns.axes_style("ticks"))
-    rc.update(sns.plotting_context("paper", font_scale=font_scale))
-    rc.update(
-        {
-            "axes.prop_cycle": cycler(color=sns.color_palette(PALETTE)),
-            "pdf.fonttype": 42,  # TrueType (Type 42), not Type 3
-            "ps.fonttype": 42,
-            "svg.fonttype": "none",
-            "font.family": "sans-serif",
-            "font.sans-serif": ["DejaVu Sans", "Arial", "Helvetica", "sans-serif"],
-            "mathtext.fontset": "dejavusans",
-            "figure.dpi": 100,
-            "savefig.dpi": PNG_DPI,
-            "savefig.facecolor": "white",
-            "figure.facecolor": "white",
-            "axes.spines.top": False,
-            "axes.spines.right": False,
-            "legend.frameon": False,
-            "errorbar.capsize": 2.0,
-        }
-    )
-    return rc
-
-
-@contextlib.contextmanager
-def paper_style(font_scale: float | None = None) -> Iterator[dict[str, Any]]:
-    """Within the block, matplotlib draws in the paper style; rcParams are restored after.
-
-    Seaborn ``ticks`` style and ``paper`` context (scaled by ``font_scale``), the
-    ``colorblind`` palette as the colour cycle, DejaVu Sans, and ``pdf.fonttype`` =
-    ``ps.fonttype`` = 42 so PDF/PS files embed TrueType fonts. Yields the rc dict applied.
-    """
-    rc = paper_rc(font_scale)
-    with matplotlib.rc_context(rc):
-        yield rc
-
-
-def condition_palette(conditions: Sequence[Hashable]) -> dict[Hashable, tuple[float, ...]]:
-    """One colour of the colour-blind palette per condition, in order (cycling after 10)."""
-    colours = sns.color_palette(PALETTE, max(len(conditions), 1))
-    return {c: colours[i] for i, c in enumerate(conditions)}
-
-
-def metric_label(column: str) -> str:
-    """An axis label for a metric column: its name in words and its unit from
-    :data:`ludolab.research.metrics.METRICS` (left out when longer than 12 characters);
-    ``<metric>_mean`` of a known metric reads "mean <metric>"; other columns (board features)
-    are their name in words."""
-    words = column.replace("_", " ")
-    if column.endswith("_mean") and _lookup(column[: -len("_mean")]) is not None:
-        return "mean " + metric_label(column[: -len("_mean")])
-    meta = _lookup(column)
-    if meta is None:
-        return words
-    unit = short_unit(meta.unit)
-    if not unit or len(unit) > 12 or unit in ("bool", "as the metric") or unit in words.split():
-        return words
-    return f"{words} ({unit})"
-
-
-def _lookup(column: str) -> Any:
-    for key in (column, f"catan.{column}", f"gallery.{column}", f"condition.{column}"):
-        if key in METRICS:
-            return METRICS[key]
-    return None
-
-
-# ----------------------------------------------------------------------------- saving
-
-
-def save_figure(
-    fig: Figure,
-    path: str | Path,
-    formats: Sequence[str] = FORMATS,
-    *,
-    dpi: int = PNG_DPI,
-) -> list[Path]:
-    """Write ``fig`` as ``<path>.pdf`` and ``<path>.png`` (``formats``); return the paths.
-
-    ``path`` is given without a suffix (a trailing ``.pdf``/``.png``/``.svg`` is dropped).
-    Every file is first written to a temporary file in the target directory; only when all
-    formats have rendered are they renamed into place, so an error leaves no file (nor any
-    temporary) behind. Saved in :func:`paper_style` (TrueType fonts in the PDF), with a white
-    background, ``dpi`` for the PNG, and no creation date in the PDF (reproducible bytes).
-    """
-    formats = [f.lower().lstrip(".") for f in formats]
-    bad = [f for f in formats if f not in ("pdf", "png", "svg")]
-    if bad or not formats:
-        raise ValueError(f"cannot save figures as {bad or formats}; use pdf, png or svg")
-    path = Path(path)
-    if path.suffix.lower() in (".pdf", ".png", ".svg"):
-        path = path.with_suffix("")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    targets = [path.with_name(f"{path.name}.{fmt}") for fmt in formats]
-    temps = [t.with_name(f".{t.name}.{os.getpid()}.partial") for t in targets]
-    metadata = {"pdf": {"CreationDate": None}, "png": None, "svg": {"Date": None}}
-    try:
-        with paper_style():
-            for fmt, tmp in zip(formats, temps, strict=True):
-                with tmp.open("wb") as fh:
-                    fig.savefig(fh, format=fmt, dpi=dpi, facecolor="white", metadata=metadata[fmt])
-        for tmp, target in zip(temps, targets, strict=True):
-            os.replace(tmp, target)
-    finally:
-        for tmp in temps:
-            tmp.unlink(missing_ok=True)
-    return targets
-
-
-# ----------------------------------------------------------------------------- helpers
-
-
-def _conditions(
-    df: pd.DataFrame, by: str, order: Sequence[Hashable] | None
-) -> tuple[pd.DataFrame, list[str]]:
-    """A copy of ``df`` restricted to the ordered conditions, with ``by`` as strings (seaborn
-    treats them as categories), and the ordered condition labels."""
-    check_columns(df, by)
-    conds = condition_order(df, by, order)
-    if not conds:
-        raise ValueError(f"no conditions in column {by!r}")
-    out = df[df[by].isin(conds)].copy()
-    labels = [str(c) for c in conds]
-    out[by] = pd.Categorical(out[by].map(str), categories=labels)
-    return out, labels
-
-
-def _figure(
-    width: float, height: float, *, constrained: bool = True, scale_height: bool = True
-) -> Figure:
-    """A pyplot-free figure (rendered with Agg when saved); ``height`` (inches, as the paper
-    style draws it) is scaled by the current style unless ``scale_height`` is False (a height
-    that follows from the width, as the boards' aspect)."""
-    if scale_height:
-        height *= current_style().height_scale
-    return Figure(figsize=(width, height), layout="constrained" if constrained else None)
-
-
-def _finish(fig: Figure, title: str | None = None) -> Figure:
-    """Title the figure, then lay out and draw once inside the style, so lazily created artists
-    (ticks) get it too. The title heads the figure's legend when it has one above the plot
-    (a separate title there would collide with it), else it stands small above the plot."""
-    if title:
-        if fig.legends:
-            legend = fig.legends[0]
-            own = legend.get_title().get_text()
-            legend.set_title(f"{title}; {own}" if own else title, prop={"size": "small"})
-        else:
-            fig.suptitle(title, fontsize="small")
-    fig.draw_without_rendering()
-    return fig
-
-
-def _integer_ticks(ax: Axes, values: pd.Series | np.ndarray) -> None:
-    """Whole-number ticks on the x axis when every value is a whole number (a parameter, pips):
-    no tick at 11.25 between two integers."""
-    if not _whole_numbers(values):
-        return
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    lo, hi = ax.get_xlim()
-    if math.floor(hi) - math.ceil(lo) < 1:  # under two whole numbers in view: widen to two
-        first = math.floor(min(lo, v.min()))
-        ax.set_xlim(first - 0.2, max(math.ceil(max(hi, v.max())), first + 1) + 0.2)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-
-
-def _whole_numbers(values: pd.Series | np.ndarray) -> bool:
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    return bool(v.size) and bool(np.all(v == np.round(v)))
-
-
-def spread_on_axis(centres: Sequence[float], values: pd.Series | np.ndarray) -> np.ndarray:
-    """:func:`spread_coincident` for group means ``centres`` drawn on an axis of ``values`` (the
-    rows behind them): a whole-number axis spans at least one unit (see ``_integer_ticks``)."""
-    span = float(np.ptp(np.asarray(centres, dtype=float))) if len(centres) else 0.0
-    if _whole_numbers(values):
-        span = max(span, 1.0)
-    return spread_coincident(centres, span)
-
-
-def spread_coincident(xs: Sequence[float], span: float, step: float = 0.035) -> np.ndarray:
-    """Offsets (shape (len(xs),), in x units) that spread points closer than ``step * span``
-    apart symmetrically about their mean x, so that their intervals do not hide each other;
-    zeros where points are apart. ``span`` is the axis's data range (1 when it is 0)."""
-    xs = np.asarray(xs, dtype=float)
-    gap = step * (span if span > 0 else 1.0)
-    offsets = np.zeros(xs.size)
-    order = np.argsort(xs, kind="stable")
-    cluster: list[int] = []
-    for i in [*order, -1]:
-        if i >= 0 and (not cluster or xs[i] - xs[cluster[-1]] < gap):
-            cluster.append(int(i))
-            continue
-        if len(cluster) > 1:
-            offsets[cluster] = (np.arange(len(cluster)) - (len(cluster) - 1) / 2) * gap
-        cluster = [int(i)] if i >= 0 else []
-    return offsets
-
-
-def _is_sequence_column(col: pd.Series) -> bool:
-    first = col.dropna()
-    return bool(len(first)) and isinstance(first.iloc[0], list | tuple | np.ndarray)
-
-
-def _mean_ci(values: np.ndarray, confidence: float) -> tuple[float, float, float]:
-    """Mean and its t-based confidence interval (NaN ends with fewer than 2 values)."""
-    v = values[np.isfinite(values)]
-    if v.size == 0:
-        return math.nan, math.nan, math.nan
-    m = float(v.mean())
-    if v.size < 2:
-        return m, math.nan, math.nan
-    half = float(st.t.ppf(0.5 + confidence / 2, v.size - 1) * v.std(ddof=1) / math.sqrt(v.size))
-    return m, m - half, m + half
-
-
-@contextlib.contextmanager
-def _quiet_seaborn() -> Iterator[None]:
-    """Silence seaborn 0.13's use of Matplotlib's deprecated ``boxplot(vert=...)`` (3.11+)."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=r"vert: bool was deprecated")
-        yield
-
-
-def _palette(labels: list[str], palette: Mapping[Hashable, Any] | None) -> dict[str, Any]:
-    """Colours by condition label: ``palette`` (keys are conditions or their str) for the
-    conditions it names; the rest get :func:`condition_palette` of the labels *sorted*, so a
-    condition keeps its colour across tables whatever their row order."""
-    auto = condition_palette(sorted(labels))
-    if palette is None:
-        return auto
-    given = {str(k): v for k, v in palette.items()}
-    return {lab: given.get(lab, auto[lab]) for lab in labels}
-
-
-def _top_legend(fig: Figure, ax: Axes, n: int) -> None:
-    """The axes' legend above the plot, across the figure (constrained layout makes room)."""
-    handles, labels = ax.get_legend_handles_labels()
-    if handles:
-        # three columns of long labels ("balanced-symbols (n=1400)") overrun a one-column figure
-        per_row = 3 if max(len(lab) for lab in labels) <= 18 else 2
-        fig.legend(
-            handles,
-            labels,
-            loc="outside upper center",
-            ncol=min(n, per_row),
-            fontsize="x-small",
-            handletextpad=0.3,
-            columnspacing=1.0,
-        )
-
-
-def _auto_width(n_conditions: int) -> float:
-    style = current_style()
-    return style.one_column if n_conditions <= 4 else style.two_column
 
 
 def _distribution_axes(
@@ -369,7 +107,7 @@ def _distribution_axes(
             density_norm="width",
         )
     elif kind == "box":
-        with _quiet_seaborn():
+        with quiet_seaborn():
             sns.boxplot(
                 **common,
                 hue=by,
@@ -394,9 +132,6 @@ def _distribution_axes(
         y = i + rng.uniform(-0.12, 0.12, size=x.size)
         ax.scatter(x, y, s=size, color="0.1", alpha=alpha, linewidths=0, zorder=3)
     ax.set_ylabel("")
-
-
-# ----------------------------------------------------------------------------- figures
 
 
 def length_distributions(
@@ -427,7 +162,17 @@ def length_distributions(
     :data:`ONE_COLUMN` for up to 4 conditions, else :data:`TWO_COLUMN`).
     """
     return _distribution_figure(
-        per_game, by, column, order, kind, palette, label, width, seed, "length", unit_means,
+        per_game,
+        by,
+        column,
+        order,
+        kind,
+        palette,
+        label,
+        width,
+        seed,
+        "length",
+        unit_means,
         title,
     )
 
@@ -456,12 +201,22 @@ def score_distributions(
     ``kind`` do not apply). Returns a one-axes figure.
     """
     check_columns(table, column)
-    if not _is_sequence_column(table[column]):
+    if not is_sequence_column(table[column]):
         return _distribution_figure(
-            table, by, column, order, kind, palette, label, width, seed, "score", unit_means,
+            table,
+            by,
+            column,
+            order,
+            kind,
+            palette,
+            label,
+            width,
+            seed,
+            "score",
+            unit_means,
             title,
         )
-    df, labels = _conditions(table, by, order)
+    df, labels = ordered_conditions(table, by, order)
     values = df[column].map(lambda v: [float(x) for x in v])
     long = pd.DataFrame(
         {
@@ -474,9 +229,9 @@ def score_distributions(
     long["seat"] = pd.Categorical(long["seat"].map(str), categories=seats)
     long[by] = pd.Categorical(long[by].astype(str), categories=labels)
     with paper_style():
-        fig = _figure(width or _auto_width(len(labels)), 1.4 + 0.45 * len(labels))
+        fig = new_figure(width or auto_width(len(labels)), 1.4 + 0.45 * len(labels))
         ax = fig.add_subplot()
-        with _quiet_seaborn():
+        with quiet_seaborn():
             sns.boxplot(
                 data=long,
                 x=column,
@@ -509,7 +264,7 @@ def score_distributions(
         default = "final score" if column in ("final_vp", "final_scores") else metric_label(column)
         ax.set_xlabel(label or default)
         ax.set_ylabel("")
-        return _finish(fig, title)
+        return finish_figure(fig, title)
 
 
 def _distribution_figure(
@@ -529,12 +284,12 @@ def _distribution_figure(
     check_columns(table, column)
     if kind not in ("violin", "box", "ecdf"):
         raise ValueError(f"kind must be 'violin', 'box' or 'ecdf', got {kind!r}")
-    df, labels = _conditions(table, by, order)
+    df, labels = ordered_conditions(table, by, order)
     df[column] = numeric_column(df, column)
-    colours = _palette(labels, palette)
+    colours = palette_for(labels, palette)
     with paper_style():
         height = 1.1 + 0.3 * len(labels) if kind != "ecdf" else 2.4
-        fig = _figure(width or _auto_width(len(labels)), height)
+        fig = new_figure(width or auto_width(len(labels)), height)
         ax = fig.add_subplot()
         _distribution_axes(ax, df, by, column, labels, kind, colours, seed, unit_means)
         if what == "length" and "truncated" in df.columns and df["truncated"].astype(bool).any():
@@ -551,7 +306,7 @@ def _distribution_figure(
                 fontsize="x-small",
                 frameon=False,
             )
-        return _finish(fig, title)
+        return finish_figure(fig, title)
 
 
 def win_rates_by_seat(
@@ -573,18 +328,18 @@ def win_rates_by_seat(
     holding one point and one interval per seat of that condition. The fair share 1/n is a
     dashed grey line per distinct seat count n. The legend is above the plot.
     """
-    seats = sorted(int(m.group(1)) for c in condition_table.columns if (m := _WIN_RATE.match(c)))
+    seats = sorted(int(m.group(1)) for c in condition_table.columns if (m := WIN_RATE.match(c)))
     if not seats:
         raise KeyError("no win_rate_<s> columns: not a condition_metrics table")
     check_columns(condition_table, *(f"win_rate_{s}{x}" for s in seats for x in ("_low", "_high")))
-    df, labels = _conditions(condition_table, by, order)
+    df, labels = ordered_conditions(condition_table, by, order)
     if df[by].duplicated().any():
         raise ValueError(f"more than one row per condition in column {by!r}")
     df = df.set_index(by).loc[labels]
     n_cond = len(labels)
-    colours = _palette(labels, palette)
+    colours = palette_for(labels, palette)
     with paper_style():
-        fig = _figure(width or _auto_width(n_cond), 2.5)
+        fig = new_figure(width or auto_width(n_cond), 2.5)
         ax = fig.add_subplot()
         span = min(0.6, 0.12 * n_cond)
         offsets = np.linspace(-span / 2, span / 2, n_cond) if n_cond > 1 else np.zeros(1)
@@ -636,8 +391,8 @@ def win_rates_by_seat(
         ax.set_ylim(-0.02, max(ax.get_ylim()[1], 0.5))
         ax.set_xlabel("seat (0 moves first)")
         ax.set_ylabel("win rate (Wilson 95% CI)")
-        _top_legend(fig, ax, n_cond)
-        return _finish(fig, title)
+        top_legend(fig, ax, n_cond)
+        return finish_figure(fig, title)
 
 
 def metric_vs_tightness(
@@ -681,7 +436,7 @@ def metric_vs_tightness(
         df[hue] = "all"
         labels = ["all"]
     else:
-        df, labels = _conditions(table, hue, order)
+        df, labels = ordered_conditions(table, hue, order)
     df[x] = numeric_column(df, x)
     df[y] = numeric_column(df, y)
     df = df[np.isfinite(df[x]) & np.isfinite(df[y])]
@@ -690,15 +445,15 @@ def metric_vs_tightness(
     labels = [lab for lab in labels if (df[hue] == lab).any()]
     if means is None:
         means = bool((df.groupby(hue, observed=True)[x].nunique() <= 1).all())
-    colours = _palette(labels, palette)
+    colours = palette_for(labels, palette)
     with paper_style():
-        fig = _figure(width or current_style().one_column, 2.6)
+        fig = new_figure(width or current_style().one_column, 2.6)
         ax = fig.add_subplot()
         if means:
             points = []
             for lab in labels:
                 g = df[df[hue] == lab]
-                m, lo, hi = _mean_ci(g[y].to_numpy(), confidence)
+                m, lo, hi = mean_ci(g[y].to_numpy(), confidence)
                 points.append((float(g[x].mean()), m, lo, hi, lab))
             shift = spread_on_axis([p[0] for p in points], df[x])
             for (px, m, lo, hi, lab), dx in zip(points, shift, strict=True):
@@ -737,12 +492,12 @@ def metric_vs_tightness(
                     ax=ax,
                 )
             default_y = metric_label(y)
-        _integer_ticks(ax, df[x])
+        integer_ticks(ax, df[x])
         ax.set_xlabel(xlabel or metric_label(x))
         ax.set_ylabel(ylabel or default_y)
         if hue != "_group":
-            _top_legend(fig, ax, len(labels))
-        return _finish(fig, title)
+            top_legend(fig, ax, len(labels))
+        return finish_figure(fig, title)
 
 
 def dose_response(
@@ -772,12 +527,12 @@ def dose_response(
     rows = math.ceil(n / cols)
     with paper_style():
         style = current_style()
-        fig = _figure(style.two_column if cols > 1 else style.one_column, 2.1 * rows + 0.45)
+        fig = new_figure(style.two_column if cols > 1 else style.one_column, 2.1 * rows + 0.45)
         axes = fig.subplots(rows, cols, squeeze=False)
         for ax, metric in zip(axes.ravel(), metrics, strict=False):
             points = []
             for value, g in setup_means.groupby(x, sort=True):
-                m, lo, hi = _mean_ci(g[metric].to_numpy(dtype=float), confidence)
+                m, lo, hi = mean_ci(g[metric].to_numpy(dtype=float), confidence)
                 points.append((float(value), m, lo, hi))
             xs = np.array([p[0] for p in points])
             ys = [p[1] for p in points]
@@ -804,8 +559,11 @@ def dose_response(
             # the swept values, and only those; the baseline's tick says so (a mark on the
             # axis, where it cannot hide a point or an interval)
             ax.set_xticks(
-                xs, [f"{v:g}\nbaseline" if baseline is not None and v == baseline else f"{v:g}"
-                     for v in xs]
+                xs,
+                [
+                    f"{v:g}\nbaseline" if baseline is not None and v == baseline else f"{v:g}"
+                    for v in xs
+                ],
             )
             unit = short_unit((units or {}).get(metric, ""))
             label = metric.replace("_", " ")
@@ -815,16 +573,27 @@ def dose_response(
             ax.set_visible(False)
         fig.legend(
             handles=[
-                Line2D([], [], color="C0", marker="o", markersize=3.5, linestyle="",
-                       label=f"mean of {setup_kind} means, {confidence:.0%} CI"),
-                Patch(facecolor="0.85", edgecolor="0.35", linewidth=0.9,
-                      label=f"linear trend, {confidence:.0%} band"),
+                Line2D(
+                    [],
+                    [],
+                    color="C0",
+                    marker="o",
+                    markersize=3.5,
+                    linestyle="",
+                    label=f"mean of {setup_kind} means, {confidence:.0%} CI",
+                ),
+                Patch(
+                    facecolor="0.85",
+                    edgecolor="0.35",
+                    linewidth=0.9,
+                    label=f"linear trend, {confidence:.0%} band",
+                ),
             ],
             loc="outside upper center",
             ncol=2,
             fontsize="x-small",
         )
-        return _finish(fig, title)
+        return finish_figure(fig, title)
 
 
 def example_boards(
@@ -854,7 +623,7 @@ def example_boards(
     cell_h = (cell_w - gap) * span_y / span_x + gap
     height = len(rows) * cell_h + legend_h
     with paper_style():
-        fig = _figure(width, height, constrained=False, scale_height=False)
+        fig = new_figure(width, height, constrained=False, scale_height=False)
         for r, (label, boards) in enumerate(rows):
             bottom = (legend_h + (len(rows) - 1 - r) * cell_h + gap / 2) / height
             fig.text(
@@ -871,7 +640,7 @@ def example_boards(
                 ax = fig.add_axes((left, bottom, (cell_w - gap) / width, (cell_h - gap) / height))
                 board_plot.draw_board(ax, board)
         board_plot.terrain_legend(fig, ncol=6, fontsize=6.5, y=0.5 * legend_h / height)
-        return _finish(fig)
+        return finish_figure(fig)
 
 
 __all__ = [
