@@ -244,7 +244,8 @@ def _config_game(path: str) -> object:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from ludolab.research.experiment.analysis import analyse, load_run, summary_lines, write_tables
+    from ludolab.research.experiment.analysis import analyse, load_run
+    from ludolab.research.experiment.result_tables import summary_lines, write_tables
     from ludolab.research.progress import Status
 
     with Status(f"comparing the conditions of {args.run_dir}", quiet=args.quiet):

@@ -19,12 +19,16 @@ exploratory (corrected among themselves and labelled so). Beside each test: what
 could detect (the minimum detectable difference at 80% power), an equivalence test where the
 config declares a margin, and a mixed-effects fit on the games as a sensitivity check
 (:func:`compare`). Seat advantage and balance are tested on setups too (:func:`seat_table`).
+
+Its parts: :mod:`~ludolab.research.experiment.run_data` (the run's data and setup means),
+:mod:`~ludolab.research.experiment.trends` (sweeps),
+:mod:`~ludolab.research.experiment.seat_analysis` (seats), this module (loading, comparisons,
+regression, the whole analysis), and
+:mod:`~ludolab.research.experiment.result_tables` (the tables written and printed).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -32,91 +36,39 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
-import scipy.stats as st
 
 from ludolab.research.experiment.config import DEFAULT_MIXED_MAX_GAMES
-from ludolab.research.experiment.setups import SETUP_FILES, Setup, read_setups
-from ludolab.research.experiment.skill import SKILL_COLUMNS, skill_tables
+from ludolab.research.experiment.result_tables import (
+    Analysis,
+    comparisons_markdown,
+    pairwise_markdown,
+    summary_lines,
+    write_tables,
+)
+from ludolab.research.experiment.run_data import (
+    REGRESSION_FEATURES,
+    RunData,
+    condition_table,
+    metric_column,
+    tested_metrics,
+)
+from ludolab.research.experiment.seat_analysis import seat_table
+from ludolab.research.experiment.setups import SETUP_FILES, read_setups
+from ludolab.research.experiment.skill import skill_tables
 from ludolab.research.experiment.store import RunError, open_finished
-from ludolab.research.experiment.tables import journal_tables, write_journal_tables
-from ludolab.research.files import write_parquet, write_text
-from ludolab.research.metrics import condition_metrics, per_game_metrics, with_board_features
-from ludolab.research.stats import omnibus, pairwise, regress, to_csv, to_markdown
+from ludolab.research.experiment.trends import TREND_COLUMNS, trend_table
+from ludolab.research.metrics import per_game_metrics, with_board_features
+from ludolab.research.stats import omnibus, pairwise, regress
 from ludolab.research.stats.compare import PAIRWISE_COLUMNS
 from ludolab.research.stats.mixed import MIXED_COLUMNS, mixed_contrasts
 from ludolab.research.stats.multiple import adjust_pvalues
 from ludolab.research.stats.power import (
-    UNTESTABLE,
-    balance_null,
     minimum_detectable_difference,
     setups_for_a_finding,
     smallest_p,
     untestable_verdict,
     variance_components,
 )
-from ludolab.research.stats.trend import linear_trend
-
-# Board features a metric is regressed on (Catan): richness of the best spot, how unevenly
-# pips fall on resources, clumping, hot numbers next to each other, and the seats' start gap.
-REGRESSION_FEATURES = (
-    "int_pips_max",
-    "resource_pips_std",
-    "same_resource_adjacent_pairs",
-    "red_adjacent_pairs",
-    "start_seat_pips_spread",
-)
-
-
-@dataclass
-class RunData:
-    """A finished run, loaded.
-
-    Attributes:
-        path: the run folder.
-        config: ``config.resolved.json``.
-        state: ``run.json`` (the run's state, with the setups' sampler reports).
-        setups: the setups per condition.
-        per_game: :func:`ludolab.research.metrics.per_game_metrics` of the games plus the plan's
-            columns and (Catan) the board features.
-    """
-
-    path: Path
-    config: dict[str, Any]
-    state: dict[str, Any]
-    setups: dict[str, list[Setup]]
-    per_game: pd.DataFrame = field(repr=False)
-
-    @property
-    def game(self) -> str:
-        return self.config["game"]
-
-    @property
-    def conditions(self) -> list[str]:
-        return [c["name"] for c in self.config["conditions"]]
-
-    @property
-    def lineups(self) -> list[str]:
-        return [x["name"] for x in self.config["lineups"]]
-
-    @property
-    def paired(self) -> bool:
-        """Setups are compared in pairs: the config asks for it and every condition has as many
-        distinct setups as the plan (a sampler that gave fewer has its setups replayed, and a
-        replayed setup is the same unit, so it cannot pair with a new one)."""
-        wanted = int(self.config["setups"])
-        return bool(self.config["comparisons"]["paired"]) and all(
-            len(s) == wanted for s in self.setups.values()
-        )
-
-    @property
-    def baseline(self) -> str | None:
-        return self.config["comparisons"].get("baseline")
-
-    @cached_property
-    def by_setup(self) -> pd.DataFrame:
-        """:func:`setup_means` of this run (computed once; comparisons and regressions share
-        it)."""
-        return setup_means(self)
 
 
 def load_run(path: str | Path) -> RunData:
@@ -155,23 +107,6 @@ def _per_game_from_file(path: Path, game: str, batch_rows: int = 20_000) -> pd.D
     return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
 
 
-def metric_column(name: str) -> str:
-    """A registry name (``catan.sevens``, ``turns``) as its per-game column (``sevens``)."""
-    return name.partition(".")[2] if name.startswith(("catan.", "gallery.")) else name
-
-
-def tested_metrics(data: RunData) -> list[str]:
-    """The per-game columns the comparisons test (config ``comparisons.metrics``)."""
-    return [metric_column(m) for m in data.config["comparisons"]["metrics"]]
-
-
-def condition_table(data: RunData) -> pd.DataFrame:
-    """:func:`ludolab.research.metrics.condition_metrics` per lineup and condition."""
-    table = condition_metrics(data.per_game, data.game, by=["lineup", "condition"])
-    table["condition"] = table["condition"].astype(str)
-    return table
-
-
 def _orient(table: pd.DataFrame, baseline: str) -> pd.DataFrame:
     """Pairwise rows involving ``baseline``, as condition1 = the other, condition2 = baseline."""
     rows = table[(table["condition1"] == baseline) | (table["condition2"] == baseline)]
@@ -197,35 +132,6 @@ def _orient(table: pd.DataFrame, baseline: str) -> pd.DataFrame:
     return pd.DataFrame(out)[list(rows.columns)]
 
 
-def setup_means(data: RunData) -> pd.DataFrame:
-    """One row per lineup, condition and setup: each tested metric averaged over the games
-    played on that setup (0/1 metrics become shares; NaN games are skipped), ``n_games``, and
-    for Catan the board's features.
-
-    The setup is the unit the conditions act on: games on one board share its layout, so they
-    are repeated measurements of the board, not independent samples of the condition. Tests
-    on games would count board-to-board variation as a condition effect (two conditions
-    drawing from the same set come out "significant" with few boards and many games each);
-    tests on setup means do not. Setup ``s`` of every condition is played with the same game
-    seeds (common random numbers), so with ``paired = true`` setups pair by index.
-    """
-    metrics = tested_metrics(data)
-    keys = ["lineup", "condition", "setup"]
-    df = data.per_game[keys + metrics].copy()
-    df[metrics] = df[metrics].astype(float)
-    grouped = df.groupby(keys, observed=True, sort=True)
-    out = grouped[metrics].mean()
-    out["n_games"] = grouped.size()
-    out = out.reset_index()
-    if data.game == "catan":
-        features = data.per_game.groupby(keys, observed=True)[list(REGRESSION_FEATURES)].first()
-        out = out.merge(features.reset_index(), on=keys)
-    out["condition"] = pd.Categorical(
-        out["condition"].astype(str), categories=data.conditions, ordered=True
-    )
-    return out
-
-
 OMNIBUS_COLUMNS = [
     "lineup",
     "metric",
@@ -241,6 +147,7 @@ OMNIBUS_COLUMNS = [
     "effect",
     "note",
 ]
+
 
 EXTRA_COLUMNS = [
     "family",
@@ -258,6 +165,7 @@ EXTRA_COLUMNS = [
     "verdict",
 ]
 """Columns :func:`compare` adds to the :func:`ludolab.research.stats.pairwise` table."""
+
 
 POWER = 0.8
 
@@ -471,172 +379,6 @@ def _adjust_families(
     return pair_df
 
 
-TREND_COLUMNS = [
-    "sweep",
-    "parameter",
-    "lineup",
-    "metric",
-    "values",
-    "setups",
-    "slope",
-    "slope_low",
-    "slope_high",
-    "p",
-    "p_adj",
-    "significant",
-]
-
-
-def sweeps(data: RunData) -> dict[str, list[tuple[str, float]]]:
-    """Each ``[[sweep]]`` of the run: its conditions and their values, in value order."""
-    out: dict[str, list[tuple[str, float]]] = {}
-    for c in data.config["conditions"]:
-        if c.get("sweep"):
-            out.setdefault(c["sweep"], []).append((c["name"], float(c["sweep_value"])))
-    return {k: sorted(v, key=lambda cv: cv[1]) for k, v in out.items()}
-
-
-def trend_table(data: RunData) -> pd.DataFrame:
-    """Dose-response per sweep, lineup and tested metric: the OLS slope of setup means on the
-    swept value (metric units per unit of the parameter) with a 95% interval and a test of
-    zero slope. Standard errors are clustered by setup index when setups are paired (setup s
-    of every value shares its game seeds), HC3 otherwise. The p-values form one family of
-    their own, adjusted by the config's correction."""
-    rows = []
-    cond_params = {c["name"]: c.get("sweep_parameter") for c in data.config["conditions"]}
-    for sweep, members in sweeps(data).items():
-        value_of = dict(members)
-        for lineup in data.lineups:
-            df = data.by_setup[
-                (data.by_setup["lineup"] == lineup)
-                & data.by_setup["condition"].astype(str).isin(value_of)
-            ]
-            for metric in tested_metrics(data):
-                sub = df[["condition", "setup", metric]].dropna()
-                x = sub["condition"].astype(str).map(value_of).to_numpy(float)
-                y = sub[metric].to_numpy(float)
-                row = {
-                    "sweep": sweep,
-                    "parameter": cond_params[members[0][0]],
-                    "lineup": lineup,
-                    "metric": metric,
-                    "values": len(set(x)),
-                    "setups": len(sub),
-                }
-                row.update(_slope(x, y, sub["setup"].to_numpy(), data.paired))
-                rows.append(row)
-    out = pd.DataFrame(
-        rows, columns=[c for c in TREND_COLUMNS if c not in ("p_adj", "significant")]
-    )
-    out["p_adj"] = adjust_pvalues(
-        out["p"].to_numpy(float), data.config["comparisons"]["correction"]
-    )
-    out["significant"] = (out["p_adj"] < data.config["comparisons"]["alpha"]).astype(bool)
-    return out[TREND_COLUMNS]
-
-
-def _slope(x: np.ndarray, y: np.ndarray, setup: np.ndarray, paired: bool) -> dict[str, float]:
-    nan = float("nan")
-    # the fit the dose-response figure draws (ludolab.research.stats.trend)
-    fit = linear_trend(x, y, setup if paired else None)
-    if fit is None:
-        return {"slope": 0.0 if len(y) else nan, "slope_low": nan, "slope_high": nan, "p": nan}
-    low, high = fit.conf_int(0.05)[1]
-    return {
-        "slope": float(fit.params[1]),
-        "slope_low": float(low),
-        "slope_high": float(high),
-        "p": float(fit.pvalues[1]),
-    }
-
-
-SEAT_COLUMNS = [
-    "lineup",
-    "condition",
-    "setups",
-    "decided_games",
-    "first_seat_share",
-    "fair_share",
-    "advantage",
-    "advantage_low",
-    "advantage_high",
-    "advantage_p",
-    "seats_test",
-    "seats_p",
-    "seats_p_adj",
-    "balance",
-    "balance_null",
-    "balance_null_low",
-    "balance_null_high",
-]
-
-
-def seat_table(data: RunData) -> pd.DataFrame:
-    """Seat advantage and balance per lineup and condition, tested on setups, not games.
-
-    Per setup, each seat's share of the wins (a k-way shared win counts 1/k; undecided games
-    are left out). ``advantage``: mean over setups of seat 0's share minus ``1 / players``,
-    with a t interval and one-sample t-test over setups. ``seats_p``: do the seats' shares
-    differ (Friedman test over setups as blocks, or Wilcoxon signed-rank with 2 players),
-    adjusted over the table's rows by the config's correction. ``balance``: 1 - (largest -
-    smallest seat win rate) over all decided games, beside its expectation for fair seats at
-    that number of games (:func:`ludolab.research.stats.power.balance_null`).
-    """
-    players = int(data.config["players"])
-    rows = []
-    pg = data.per_game
-    for li, lineup in enumerate(data.lineups):
-        for ci, cond in enumerate(data.conditions):
-            games = pg[(pg["lineup"] == lineup) & (pg["condition"] == cond)]
-            decided = games[games["winners"].map(len) > 0]
-            shares = np.zeros((len(decided), players))
-            for i, ws in enumerate(decided["winners"]):
-                shares[i, list(ws)] = 1.0 / len(ws)
-            per_setup = pd.DataFrame(shares).groupby(decided["setup"].to_numpy()).mean().to_numpy()
-            rows.append(_seat_row(lineup, cond, per_setup, shares, players, [li, ci]))
-    out = pd.DataFrame(rows, columns=SEAT_COLUMNS)
-    out["seats_p_adj"] = adjust_pvalues(
-        out["seats_p"].to_numpy(float), data.config["comparisons"]["correction"]
-    )
-    return out
-
-
-def _seat_row(
-    lineup: str,
-    cond: str,
-    per_setup: np.ndarray,
-    shares: np.ndarray,
-    players: int,
-    seed: list[int],
-) -> dict[str, Any]:
-    fair = 1.0 / players
-    nan = float("nan")
-    row: dict[str, Any] = dict.fromkeys(SEAT_COLUMNS, nan)
-    row.update(lineup=lineup, condition=cond, setups=len(per_setup), decided_games=len(shares))
-    row["fair_share"] = fair
-    if len(per_setup) >= 2:
-        first = per_setup[:, 0]
-        row["first_seat_share"] = float(first.mean())
-        row["advantage"] = float(first.mean()) - fair
-        if np.ptp(first) > 0:
-            res = st.ttest_1samp(first, fair)
-            ci = res.confidence_interval(0.95)
-            row["advantage_p"] = float(res.pvalue)
-            row["advantage_low"], row["advantage_high"] = ci.low - fair, ci.high - fair
-        if players >= 3 and np.ptp(per_setup) > 0:
-            row["seats_test"] = f"friedman (n = {len(per_setup)} setups)"
-            row["seats_p"] = float(st.friedmanchisquare(*per_setup.T).pvalue)
-        elif players == 2 and np.any(per_setup[:, 0] != per_setup[:, 1]):
-            row["seats_test"] = f"wilcoxon (n = {len(per_setup)} setups)"
-            row["seats_p"] = float(st.wilcoxon(per_setup[:, 0], per_setup[:, 1]).pvalue)
-    if len(shares):
-        rates = shares.mean(axis=0)
-        row["balance"] = float(1.0 - (rates.max() - rates.min()))
-        mean, low, high = balance_null(len(shares), players, seed=seed)
-        row["balance_null"], row["balance_null_low"], row["balance_null_high"] = mean, low, high
-    return row
-
-
 def regressions(data: RunData) -> tuple[pd.DataFrame, list[str]]:
     """Each tested metric's board means regressed on :data:`REGRESSION_FEATURES`, per lineup
     (Catan only; one row per board and lineup, see :func:`setup_means`).
@@ -671,22 +413,6 @@ def regressions(data: RunData) -> tuple[pd.DataFrame, list[str]]:
     out = pd.concat(frames, ignore_index=True)
     out = out[["lineup", "metric", *[c for c in out.columns if c not in ("lineup", "metric")]]]
     return out, notes
-
-
-@dataclass
-class Analysis:
-    """Every table of a run's analysis (see :func:`analyse`)."""
-
-    data: RunData
-    conditions: pd.DataFrame
-    omnibus: pd.DataFrame
-    pairwise: pd.DataFrame
-    regression: pd.DataFrame
-    notes: list[str]
-    seats: pd.DataFrame
-    trends: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=TREND_COLUMNS))
-    skill_effects: pd.DataFrame = field(default_factory=pd.DataFrame)
-    skill: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=SKILL_COLUMNS))
 
 
 def skill_analysis(data: RunData) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -724,170 +450,25 @@ def analyse(data: RunData) -> Analysis:
     )
 
 
-PAIR_COLUMNS = [
-    "lineup",
-    "metric",
-    "condition1",
-    "condition2",
-    "n1",
-    "n2",
-    "mean1",
-    "mean2",
-    "diff",
-    "diff_low",
-    "diff_high",
-    "d",
-    "test",
-    "p",
-    "p_adj",
-    "family",
-    "mde",
-    "verdict",
+__all__ = [
+    "REGRESSION_FEATURES",
+    "TREND_COLUMNS",
+    "Analysis",
+    "RunData",
+    "analyse",
+    "compare",
+    "condition_table",
+    "families",
+    "load_run",
+    "margins",
+    "metric_column",
+    "regressions",
+    "seat_table",
+    "skill_analysis",
+    "trend_table",
+    "tested_metrics",
+    "comparisons_markdown",
+    "pairwise_markdown",
+    "summary_lines",
+    "write_tables",
 ]
-PAIR_LABELS = {
-    "condition1": "condition",
-    "condition2": "vs",
-    "mean1": "mean",
-    "mean2": "mean (vs)",
-    "diff": "difference",
-    "diff_low": "95% CI low",
-    "diff_high": "95% CI high",
-    "p_adj": "p (adj.)",
-    "mde": "MDE",
-}
-
-
-def write_tables(result: Analysis) -> list[Path]:
-    """Write the metric tables and comparisons into the run folder; return the files.
-
-    ``metrics/per_game.parquet`` and ``metrics/conditions.csv``; ``comparisons.md`` (every
-    table), ``comparisons.csv`` (pairwise, full precision), ``omnibus.csv``, ``seats.csv``,
-    ``trends.csv`` (with sweeps), ``skill.csv`` and ``skill-effects.csv`` (with
-    ``comparisons.skill``) and, for Catan, ``regression.csv``. The journal tables
-    (:mod:`ludolab.research.experiment.tables`): ``tables/comparisons-METRIC.tex`` per tested
-    metric and ``tables/trends.tex`` (with sweeps), each with a ``.csv`` of its rows beside
-    it, and ``comparisons.tex`` holding them all.
-    """
-    path = result.data.path
-    files = []
-    per_game = result.data.per_game.copy()
-    per_game["condition"] = per_game["condition"].astype(str)
-    for col in per_game.columns:  # tuples (seats, winners) as lists for Parquet
-        if per_game[col].dtype == object and per_game[col].map(type).eq(tuple).any():
-            per_game[col] = per_game[col].map(lambda v: list(v) if isinstance(v, tuple) else v)
-    write_parquet(path / "metrics" / "per_game.parquet", pa.Table.from_pandas(per_game))
-    files.append(path / "metrics" / "per_game.parquet")
-    write_text(path / "metrics" / "conditions.csv", to_csv(result.conditions) or "")
-    files.append(path / "metrics" / "conditions.csv")
-    write_text(path / "comparisons.md", comparisons_markdown(result))
-    write_text(path / "comparisons.csv", to_csv(result.pairwise) or "")
-    write_text(path / "omnibus.csv", to_csv(result.omnibus) or "")
-    write_text(path / "seats.csv", to_csv(result.seats) or "")
-    if len(result.trends):
-        write_text(path / "trends.csv", to_csv(result.trends) or "")
-        files.append(path / "trends.csv")
-    if len(result.skill):
-        write_text(path / "skill.csv", to_csv(result.skill) or "")
-        write_text(path / "skill-effects.csv", to_csv(result.skill_effects) or "")
-        files += [path / "skill.csv", path / "skill-effects.csv"]
-    files += [path / f for f in ("comparisons.md", "comparisons.csv", "omnibus.csv", "seats.csv")]
-    files += write_journal_tables(
-        journal_tables(
-            result.pairwise, result.trends, result.data.config, paired=result.data.paired
-        ),
-        path,
-    )
-    if len(result.regression):
-        write_text(path / "regression.csv", to_csv(result.regression) or "")
-        files.append(path / "regression.csv")
-    return files
-
-
-def pairwise_markdown(table: pd.DataFrame) -> str:
-    """The pairwise table as Markdown (the report's main table)."""
-    return to_markdown(table[PAIR_COLUMNS], labels=PAIR_LABELS)
-
-
-def comparisons_markdown(result: Analysis) -> str:
-    """``comparisons.md``: pairwise, omnibus, seat and regression tables with how to read them."""
-    cmp = result.data.config["comparisons"]
-    paired = result.data.paired
-    n_setups = result.data.config["setups"]
-    kind = result.data.config["setup_kind"]
-    families = result.pairwise.groupby("family", sort=False)["family_size"].first()
-    parts = [
-        f"# Comparisons: {result.data.config['name']}\n",
-        f"Unit of analysis: the setup. Each metric is averaged over the games played on each of "
-        f"the {n_setups} {kind} per condition, and the tests compare those means (games on one "
-        f"setup are repeated measurements of it, not independent samples of the condition). "
-        f"Within each lineup.\n",
-        "Pairwise: "
-        + (
-            "Wilcoxon signed-rank on the paired setups, effect = matched-pairs rank-biserial "
-            "correlation"
-            if paired
-            else "Mann-Whitney U, effect = Cliff's delta"
-        )
-        + " (positive: larger under 'condition'); difference of means with a "
-        + (
-            f"{cmp['n_boot']}-resample bootstrap 95% interval"
-            if cmp["n_boot"]
-            else "no interval (n_boot = 0)"
-        )
-        + f"; p adjusted by {cmp['correction']} over each family ("
-        + ", ".join(f"{f}: {m} tests" for f, m in families.items())
-        + "); MDE at 80% power and level alpha / m. Every column: comparisons.csv.\n",
-        pairwise_markdown(result.pairwise),
-    ]
-    if len(result.omnibus):
-        parts += [
-            "\nOmnibus (descriptive; "
-            + (
-                "Friedman over setups matched by index, n = blocks, effect Kendall's W"
-                if paired
-                else "Kruskal-Wallis H, effect epsilon-squared"
-            )
-            + "), adjusted over the table:\n",
-            to_markdown(result.omnibus),
-        ]
-    parts += ["\nSeats, tested over setups (seats.csv):\n", to_markdown(result.seats)]
-    if len(result.regression):
-        parts += [
-            "\nRegression of each metric's board means on board features (OLS, HC3 standard "
-            "errors; one row per board); "
-            "`std_coef`: standard deviations of the metric per standard deviation of the "
-            "feature.\n",
-            to_markdown(result.regression.drop(columns=["t"], errors="ignore")),
-        ]
-    if result.notes:
-        parts.append("\n" + "\n".join(f"- {n}" for n in result.notes))
-    return "\n".join(parts) + "\n"
-
-
-def summary_lines(result: Analysis, limit: int = 12) -> list[str]:
-    """A few lines for the terminal: the confirmed differences, largest first."""
-    pw = result.pairwise
-    sig = pw[pw["significant"] & (pw["family"] != "exploratory")]
-    untestable = pw["verdict"].str.startswith(UNTESTABLE)
-    if sig.empty and len(pw) and untestable.all():
-        detail = pw["verdict"].iloc[0].removeprefix(UNTESTABLE).strip()
-        return [
-            f"{UNTESTABLE}: none of the {len(pw)} tests could reach its level {detail}; more "
-            "setups per condition are needed (comparisons.md)"
-        ]
-    if sig.empty:
-        return [
-            f"no difference between conditions detected ({len(pw)} tests, corrected as one "
-            "family; what the design could detect: MDE in comparisons.md)"
-        ]
-    sig = sig.reindex(sig["d"].abs().sort_values(ascending=False).index)
-    lines = []
-    for _, r in sig.head(limit).iterrows():
-        lines.append(
-            f"  {r['lineup']}: {r['metric']} {r['condition1']} vs {r['condition2']}: "
-            f"mean {r['mean1']:.3g} vs {r['mean2']:.3g}, difference {r['diff']:+.3g} "
-            f"[{r['diff_low']:+.3g}, {r['diff_high']:+.3g}], p adj. {r['p_adj']:.2g}"
-        )
-    if len(sig) > limit:
-        lines.append(f"  ... and {len(sig) - limit} more (comparisons.md)")
-    return lines

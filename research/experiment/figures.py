@@ -22,7 +22,8 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from ludolab.envs.catan.options import OPTION_UNITS as CATAN_OPTION_UNITS  # noqa: E402
 from ludolab.envs.gallery.engine import OPTION_UNITS as GALLERY_OPTION_UNITS  # noqa: E402
-from ludolab.research.experiment.analysis import RunData, sweeps, tested_metrics  # noqa: E402
+from ludolab.research.experiment.run_data import RunData, tested_metrics  # noqa: E402
+from ludolab.research.experiment.trends import sweeps  # noqa: E402
 from ludolab.research.metrics.registry import game_unit  # noqa: E402
 from ludolab.research.plots.figures import (  # noqa: E402
     dose_response,

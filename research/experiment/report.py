@@ -21,13 +21,9 @@ import pandas as pd
 
 from ludolab.envs.catan.engine import GameOptions
 from ludolab.envs.gallery.engine import GalleryOptions
-from ludolab.research.experiment.analysis import (
-    Analysis,
-    analyse,
-    load_run,
-    write_tables,
-)
+from ludolab.research.experiment.analysis import Analysis, analyse, load_run
 from ludolab.research.experiment.figures import RunFigure, plot_run
+from ludolab.research.experiment.result_tables import write_tables
 from ludolab.research.files import write_text
 from ludolab.research.markdown import escape_markdown
 from ludolab.research.metrics.registry import game_unit, short_unit

@@ -9,9 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ludolab.research.catan.constraint_set import (
-    ConstraintSet,
-)
+from ludolab.research.catan.constraint_set import ConstraintSet
 from ludolab.research.experiment.config.model import SCHEMA, Condition, ExperimentConfig, GameSpec
 from ludolab.research.plots.style import style_table
 from ludolab.research.simulate import game_seed, game_seeds, seed_of
