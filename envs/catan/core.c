@@ -2,7 +2,12 @@
  * loads it, and runs the Python reference in its place when it is missing, stale (the source
  * below changed since it was built: SOURCE_SHA256) or switched off (LUDOLAB_PURE_PYTHON=1).
  *
- * So far: Stream, the random stream the engine draws from, step for step the same numbers as
+ * One concept in one file (about 3,100 lines): a second statement of the reference engine
+ * (envs/catan/engine.py), with the random and greedy agents and the search's win model, held to
+ * the Python action for action. One translation unit keeps every helper static (inlined, nothing
+ * exported but the module's init) and the sanitizer build one compile.
+ *
+ * It starts with Stream, the random stream the engine draws from, step for step the same numbers as
  * CPython's random.Random (a Mersenne Twister, MT19937, Matsumoto and Nishimura 1998), so that
  * a native engine can play the reference engine's games action for action: the dice
  * (random()), the development-card shuffle (shuffle()) and the steals (randbelow()).

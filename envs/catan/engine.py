@@ -1,5 +1,8 @@
 """The Catan rules engine: a plain, seeded state machine over integer actions.
 
+One concept in one file (about 1,300 lines): the rules of the game, every phase of them, in one
+state machine. It is compiled with mypyc (setup.py), where calls inside one module stay native.
+
 One :class:`Game` holds the whole state of one game. ``legal_actions()`` lists the integer
 actions (see :mod:`ludolab.envs.catan.actions`) open to the seat that must act now (``acting``), and
 ``step(action)`` applies one of them. Chance is the engine's own: the dice, the development

@@ -1,5 +1,8 @@
 """The Masters Gallery rules engine: a plain state machine over integer actions.
 
+One concept in one file (about 800 lines): the rules of the game, every rules option included,
+in one state machine.
+
 One :class:`Game` holds the whole state of one game. ``legal_actions()`` lists the integer
 actions (see :mod:`ludolab.envs.gallery.actions`) open to the seat that must act now
 (``acting``), and ``step(action)`` applies one of them. The engine draws no random numbers:

@@ -1,5 +1,9 @@
 """One-board checks, Markov chain steps and depth-first enumeration over constraint rules.
 
+One concept in one file (about 1,400 lines): the constraint rules as code over one board. The
+checks, the chain steps and the search share the rule tables and call each other in their inner
+loops, which stay native only within one compiled module.
+
 This module is compiled with mypyc at install time (``setup.py``), as the Catan engine is; its
 Python source is the reference and runs when it is not compiled. It works on plain lists of
 ints, one board at a time: terrain codes ``t`` (per hex), tokens ``n`` (per hex, 0 on the

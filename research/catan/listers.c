@@ -1,5 +1,7 @@
 /* Two depth-first listings in C, for speed only; listers.py runs them and says when the
  * Python that they stand in for runs instead.
+ * One concept in one file (about 650 lines): the two listings share the search's helpers and
+ * are built as one extension, its source's digest compiled in (setup.py).
  *
  * tokens(): the token lister's search (token_lister.TokenLister.run). TokenLister (Python,
  * compiled with mypyc) builds the tables of one terrain layout: domains, the pair rules'

@@ -1,5 +1,10 @@
 """The greedy builder: a scripted Catan player with one simple, sensible rule per decision.
 
+One concept in one file (about 1,400 lines): the greedy player, a rule per decision, with the
+board tables it reads (:class:`BoardInfo`). It is compiled with the engine (setup.py), where
+calls inside one module stay native: splitting it would put module boundaries across the
+hottest path of every study.
+
 It plays every phase of the game without search: it settles on high, varied production, builds
 city > settlement > development card > road whenever it can pay (roads only towards a wanted
 settlement spot or to contest the longest road), trades with the bank only when the trade
