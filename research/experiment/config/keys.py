@@ -26,15 +26,23 @@ class Check:
     allowed: tuple[str, ...] = ()
 
 
-def key(check: Check | None = None) -> Mapping[str, Any]:
+def key(check: Check | None = None, named: Mapping[str, str] | None = None) -> Mapping[str, Any]:
     """The metadata of a field that is a config key, read by ``check`` (None: the code that
-    builds the record reads it, as for a key whose value needs the rest of the config)."""
-    return {"key": True, "check": check}
+    builds the record reads it, as for a key whose value needs the rest of the config);
+    ``named``: the key's name per game where it is not the field's (``boards`` / ``deals``)."""
+    return {"key": True, "check": check, "named": named}
 
 
-def keys_of(record: type) -> tuple[str, ...]:
-    """The config keys of a record class: its fields declared with :func:`key`, in order."""
-    return tuple(f.name for f in dataclasses.fields(record) if f.metadata.get("key"))
+def key_name(declared: dataclasses.Field, game: str) -> str:
+    """The TOML name of the key ``declared`` (a field) in a config of ``game``."""
+    named = declared.metadata.get("named")
+    return named[game] if named else declared.name
+
+
+def keys_of(record: type, game: str = "") -> tuple[str, ...]:
+    """The config keys of a record class: its fields declared with :func:`key`, in order (named
+    as in a config of ``game`` where the name depends on it)."""
+    return tuple(key_name(f, game) for f in dataclasses.fields(record) if f.metadata.get("key"))
 
 
 def checked_fields(record: type) -> tuple[dataclasses.Field, ...]:

@@ -145,25 +145,29 @@ class Comparisons:
 class ExperimentConfig:
     """A validated experiment (see the module docstring for the file format)."""
 
-    name: str
-    game: str
-    seed: int
-    players: int
-    conditions: tuple[Condition, ...]
-    setups: int
-    games_per_setup: int
-    lineups: tuple[AgentLineup, ...]
-    options: GameOptions | GalleryOptions
-    metrics: tuple[str, ...]
-    comparisons: Comparisons
-    chunk_size: int = DEFAULT_CHUNK_SIZE
-    description: str = ""
-    question: str = ""
+    name: str = field(metadata=key())
+    game: str = field(metadata=key())
+    seed: int = field(metadata=key(Check("integer", minimum=0)))
+    players: int = field(metadata=key(Check("integer", minimum=1)))
+    conditions: tuple[Condition, ...] = field(metadata=key())
+    setups: int = field(metadata=key(Check("integer", minimum=1), named=SETUP_KEY))
+    games_per_setup: int = field(
+        metadata=key(Check("integer", minimum=1), named=GAMES_PER_SETUP_KEY)
+    )
+    lineups: tuple[AgentLineup, ...] = field(metadata=key())
+    options: GameOptions | GalleryOptions = field(metadata=key())
+    metrics: tuple[str, ...] = field(metadata=key())
+    comparisons: Comparisons = field(metadata=key())
+    chunk_size: int = field(default=DEFAULT_CHUNK_SIZE, metadata=key(Check("integer", minimum=1)))
+    description: str = field(default="", metadata=key())
+    question: str = field(default="", metadata=key())
     path: Path | None = field(default=None, compare=False)
     overrides: tuple[str, ...] = field(default=(), compare=False)
     # How the figures are drawn: an analysis setting, like comparisons (resuming with another
     # style redraws; the games are the same).
-    report: FigureStyle = field(default_factory=lambda: style_from_table(None), compare=False)
+    report: FigureStyle = field(
+        default_factory=lambda: style_from_table(None), compare=False, metadata=key()
+    )
 
     @property
     def setup_kind(self) -> str:

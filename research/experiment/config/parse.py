@@ -20,9 +20,8 @@ from ludolab.research.catan.constraint_set import (
 )
 from ludolab.research.catan.constraints import OBJECTIVES
 from ludolab.research.experiment.config.comparisons import read_comparisons, read_metrics
-from ludolab.research.experiment.config.keys import checked_fields
+from ludolab.research.experiment.config.keys import checked_fields, key_name
 from ludolab.research.experiment.config.model import (
-    DEFAULT_CHUNK_SIZE,
     DEFAULT_OBJECTIVE,
     DEFAULT_SAMPLER,
     GAME_TITLES,
@@ -102,14 +101,15 @@ def parse_experiment(
     name = src.string(data, "name", "", default=Path(label).stem)
     description = _text(src, data, "description")
     question = _text(src, data, "question")
-    seed = src.integer(data, "seed", "", minimum=0)
+    # seed, players, boards / deals, games_per_board / games_per_deal, chunk_size: as their
+    # fields declare them.
+    scalars = {
+        f.name: src.value(data, f, "", key_name(f, game)) for f in checked_fields(ExperimentConfig)
+    }
+    players, setups = scalars["players"], scalars["setups"]
     lo, hi = PLAYERS_BY_GAME[game]
-    players = src.integer(data, "players", "", minimum=1)
     if not lo <= players <= hi:
         raise src.fail("players", f"{GAME_TITLES[game]} takes {lo}-{hi} players, got {players}")
-    setups = src.integer(data, SETUP_KEY[game], "", minimum=1)
-    games_per_setup = src.integer(data, GAMES_PER_SETUP_KEY[game], "", minimum=1)
-    chunk_size = src.integer(data, "chunk_size", "", minimum=1, default=DEFAULT_CHUNK_SIZE)
 
     options = read_options(src, data.get("options", {}), game)
     listed = (
@@ -151,20 +151,16 @@ def parse_experiment(
     return ExperimentConfig(
         name=name,
         game=game,
-        seed=seed,
-        players=players,
         conditions=conditions,
-        setups=setups,
-        games_per_setup=games_per_setup,
         lineups=lineups,
         options=options,
         metrics=metrics,
         comparisons=comparisons,
-        chunk_size=chunk_size,
         description=description,
         question=question,
         path=path,
         report=style,
+        **scalars,
     )
 
 

@@ -108,12 +108,19 @@ class Source:
             raise self.fail(path, f"{value!r} is not one of {', '.join(allowed)}")
         return value
 
-    def value(self, table: Mapping[str, Any], declared: dataclasses.Field, where: str) -> Any:
+    def value(
+        self,
+        table: Mapping[str, Any],
+        declared: dataclasses.Field,
+        where: str,
+        name: str | None = None,
+    ) -> Any:
         """The value of the key a record's field declares (see
         :mod:`ludolab.research.experiment.config.keys`), checked by its :class:`Check`; the
-        field's default when the key is not given."""
+        field's default when the key is not given. ``name``: the key's name in the file, when
+        it is not the field's."""
         check: Check = declared.metadata["check"]
-        name = declared.name
+        name = name or declared.name
         default = None if declared.default is dataclasses.MISSING else declared.default
         if check.kind == "integer":
             return self.integer(table, name, where, minimum=check.minimum, default=default)
