@@ -2,4 +2,5 @@
 
 from ludolab.research.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # (the API reference imports this module too)
+    raise SystemExit(main())
