@@ -94,7 +94,7 @@ class MCTSAgent(SearchAgent, Agent):
     """
 
     name = "mcts"
-    policies = ("random", "greedy", "lookahead")
+    policies = tuple(_POLICIES)
     _DEFAULTS = {
         **SearchAgent._DEFAULTS,
         "playouts": 1000,

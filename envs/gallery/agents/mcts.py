@@ -43,7 +43,7 @@ class MCTSAgent(SearchAgent, Agent):
     gallery-mcts-vs-lookahead)."""
 
     name = "mcts"
-    policies = ("random", "greedy", "leader")
+    policies = tuple(_POLICIES)
     _DEFAULTS = {**SearchAgent._DEFAULTS, "playouts": 400, "root": "halving"}
 
     def __init__(

@@ -418,6 +418,5 @@ def _lineup(
         except AgentSpecError as exc:
             raise src.fail(f"{where}seats[{k}]", str(exc)) from None
     name = src.string(entry, "name", where, default=",".join(seats))
-    (rotate_seats,) = checked_fields(AgentLineup)
-    rotate = src.value(entry, rotate_seats, where)
-    return AgentLineup(name, tuple(seats), rotate)
+    scalars = {f.name: src.value(entry, f, where) for f in checked_fields(AgentLineup)}
+    return AgentLineup(name, tuple(seats), **scalars)
