@@ -51,7 +51,8 @@ def generate_boards(
             uniform), ``enumerate``, ``optimise``.
         seed: the master seed; every random choice (shuffles, Gecode seeds) derives from it.
         objective: for ``optimise``.
-        time_limit: seconds of solver search (``optimise`` defaults to 10 s).
+        time_limit: seconds of solver search (``optimise`` defaults to 10 s; ``uniform`` and
+            ``chain``: the search for the chains' starting boards, unbounded by default).
         max_draws: fair shuffles rejection may try.
         status: called with a line on what the uniform sampler is doing.
     """
@@ -62,7 +63,7 @@ def generate_boards(
     rng = np.random.default_rng(np.random.SeedSequence(seed))
     if sampler in ("uniform", "rejection", "chain"):
         method = "auto" if sampler == "uniform" else sampler
-        settings = UniformSettings(max_draws=max_draws)
+        settings = UniformSettings(max_draws=max_draws, start_seconds=time_limit)
         boards, report = sample_uniform(
             cset, n or 1, rng, method=method, settings=settings, status=status
         )

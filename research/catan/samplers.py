@@ -150,6 +150,9 @@ class UniformSettings:
         terrain_nodes / terrain_limit: the same for the list of terrain layouts the set's
             terrain-only constraints allow (the chains' terrain redraws draw from it).
         chain: the Markov chains' settings.
+        start_seconds: bounds the solver's search for the chains' starting boards, when the
+            rejection pilot and random depth-first searches found too few (None: no bound; a
+            tight set may then keep the solver searching for a long time).
     """
 
     pilot_draws: int = 1_000_000
@@ -160,6 +163,7 @@ class UniformSettings:
     terrain_nodes: int = 30_000_000
     terrain_limit: int = 1_000_000
     chain: ChainSettings = ChainSettings()
+    start_seconds: float | None = None
 
 
 def sample_uniform(
@@ -255,7 +259,7 @@ def sample_uniform(
                 what = f"boards of the set (over {', '.join(space.parts)}), listed depth-first"
                 return _from_list(space, listing.boards, what, n, rng, start)
     say("Markov chains: finding starting boards")
-    starts = _starts(cset, space, pilot, settings.chain.starts, rng)
+    starts = _starts(cset, space, pilot, settings.chain.starts, rng, settings.start_seconds)
     try:
         rows, diag = run_chains(
             cset,
@@ -317,7 +321,12 @@ def _terrain_list(space: Space, pilot: _Rejection, settings: UniformSettings) ->
 
 
 def _starts(
-    cset: ConstraintSet, space: Space, pilot: _Rejection, k: int, rng: np.random.Generator
+    cset: ConstraintSet,
+    space: Space,
+    pilot: _Rejection,
+    k: int,
+    rng: np.random.Generator,
+    seconds: float | None = None,
 ) -> np.ndarray:
     """Up to ``k`` distinct starting boards for the chains: exact draws from the rejection pilot
     first, then random depth-first searches, then the solver."""
@@ -326,7 +335,9 @@ def _starts(
         rows += list(random_boards(space, k - len(rows), rng))
     if len(rows) < k:
         with contextlib.suppress(SamplingError):
-            boards, _ = sample_solver(cset, k - len(rows), rng, per_run=k - len(rows))
+            boards, _ = sample_solver(
+                cset, k - len(rows), rng, per_run=k - len(rows), time_limit=seconds
+            )
             rows += [np.array([*b.terrain, *b.numbers, *b.harbors], dtype=np.int8) for b in boards]
     if not rows:
         raise SamplingError(

@@ -24,7 +24,9 @@ _DOTTED_KEY_TABLES = ("params", "margins")
 _ARRAYS = {"conditions": CONDITION_KEYS, "lineups": LINEUP_KEYS, "sweep": SWEEP_KEYS}
 
 
-def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
+def apply_overrides(
+    data: dict[str, Any], overrides: Sequence[str], top_keys: Sequence[str] = TOP_KEYS
+) -> dict[str, Any]:
     """A copy of a config's TOML ``data`` with ``PATH=VALUE`` overrides applied.
 
     ``PATH`` is dotted: ``boards``, ``options.vp_to_win``, ``comparisons.primary``,
@@ -32,6 +34,8 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str,
     ``conditions.NAME.params.red-numbers-apart.numbers``. ``VALUE`` is read as a TOML value
     (``100``, ``true``, ``[6, 8]``, ``"text"``); anything else is taken as a string
     (``uniform``). A path that does not exist raises ConfigError naming what does.
+    ``top_keys``: the keys a file of this kind may hold at its top level (a design config's
+    differ from an experiment's).
     """
     out = json.loads(json.dumps(data))  # a deep copy of plain TOML data
     for item in overrides:
@@ -42,7 +46,7 @@ def apply_overrides(data: dict[str, Any], overrides: Sequence[str]) -> dict[str,
             raise ConfigError(f"{where}: expected PATH=VALUE, e.g. boards=100")
         value = _toml_value(text.strip())
         table: dict[str, Any] = out
-        allowed: Sequence[str] = TOP_KEYS  # () inside free tables such as [options]
+        allowed: Sequence[str] = top_keys  # () inside free tables such as [options]
         i = 0
         while True:
             key = parts[i]
