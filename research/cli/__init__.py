@@ -4,7 +4,7 @@ One module per group of commands, each holding its commands' parsers and what th
 :mod:`~ludolab.research.cli.setups` (``generate``, ``count``, ``show``, ``constraints``,
 ``check-uniformity``, ``solve``), :mod:`~ludolab.research.cli.play` (``simulate``, ``ladder``),
 :mod:`~ludolab.research.cli.exhibits`, :mod:`~ludolab.research.cli.experiments` (``run``,
-``plan``, ``metrics``, ``compare``, ``plot``, ``report``) and
+``plan``, ``metrics``, ``compare``, ``plot``, ``report``), :mod:`~ludolab.research.cli.design` and
 :mod:`~ludolab.research.cli.puzzles` (``puzzle``, ``site``); :mod:`~ludolab.research.cli.common`
 holds what they share. This module puts them together into one parser and runs a command.
 
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 # Only what building the parser needs is imported by these modules (no numpy, pandas or
 # solver): the library loads inside the subcommand that uses it, so `ludolab --help` starts at
 # once.
-from ludolab.research.cli import exhibits, experiments, play, puzzles, setups
+from ludolab.research.cli import design, exhibits, experiments, play, puzzles, setups
 from ludolab.research.cli.common import (
     SimulationError,
     check_sizes,
@@ -87,6 +87,7 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     play.add_commands(sub)
     exhibits.add_commands(sub)
     experiments.add_commands(sub)
+    design.add_commands(sub)
     puzzles.add_commands(sub, argv)
     comp = sub.add_parser(
         "completion",

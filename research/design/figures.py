@@ -1,0 +1,112 @@
+"""The design search's figures: its history, its Pareto front (two objectives), the
+parameters' importance, and the best candidate's boards."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ludolab.research.design.spec import DesignSpec
+from ludolab.research.plots.figure_kit import finish_figure, new_figure, save_figure
+
+_STATE_STYLE = {
+    "complete": {"marker": "o", "color": "#1f77b4", "label": "complete"},
+    "pruned": {"marker": "x", "color": "#7f7f7f", "label": "stopped early (pruned)"},
+}
+
+
+def history_figure(
+    spec: DesignSpec, trials: pd.DataFrame, baseline: dict[str, float], path: Path
+) -> list[Path]:
+    """Each objective's score by trial (complete and pruned trials; the score a pruned trial
+    had when it stopped is not shown, its rungs' mean is), the best complete score so far, and
+    the baseline's score. ``baseline`` maps each metric to the baseline's mean."""
+    n = len(spec.objectives)
+    fig = new_figure(3.3 * min(n, 2), 2.4 * math.ceil(n / 2))
+    axes = fig.subplots(math.ceil(n / 2), min(n, 2), squeeze=False).ravel()
+    for ax, o in zip(axes, spec.objectives, strict=False):
+        column = f"mean:{o.metric}"
+        done = trials[trials["state"].isin(list(_STATE_STYLE))]
+        scores = done[column].map(o.score)
+        for state, style in _STATE_STYLE.items():
+            mask = done["state"] == state
+            ax.scatter(
+                done["number"][mask],
+                scores[mask],
+                s=14,
+                marker=style["marker"],
+                color=style["color"],
+                label=style["label"],
+                linewidths=1,
+            )
+        complete = done[done["state"] == "complete"].sort_values("number")
+        if len(complete):
+            best = complete[column].map(o.score)
+            best = best.cummax() if o.direction == "maximize" else best.cummin()
+            ax.step(complete["number"], best, where="post", color="#d62728", label="best so far")
+        if o.metric in baseline:
+            ax.axhline(
+                o.score(baseline[o.metric]),
+                color="black",
+                linestyle="--",
+                linewidth=0.8,
+                label="baseline",
+            )
+        what = f"|{o.metric} - {o.target:g}|" if o.target is not None else o.metric
+        ax.set_xlabel("trial")
+        ax.set_ylabel(f"{what} ({'higher' if o.direction == 'maximize' else 'lower'} is better)")
+    axes[0].legend(fontsize="x-small", frameon=False)
+    for ax in axes[n:]:
+        ax.set_visible(False)
+    finish_figure(fig, "Design search: each trial's score (the search's own estimate)")
+    return save_figure(fig, path)
+
+
+def pareto_figure(
+    spec: DesignSpec, trials: pd.DataFrame, front: list[int], path: Path
+) -> list[Path]:
+    """The two objectives' scores of every complete trial, the Pareto front marked."""
+    a, b = spec.objectives[:2]
+    done = trials[trials["state"] == "complete"]
+    x, y = done[f"mean:{a.metric}"].map(a.score), done[f"mean:{b.metric}"].map(b.score)
+    on = done["number"].isin(front)
+    fig = new_figure(3.3, 2.8)
+    ax = fig.subplots()
+    ax.scatter(x[~on], y[~on], s=12, color="#9ecae1", label="trial")
+    ax.scatter(x[on], y[on], s=18, color="#d62728", label="Pareto front")
+    order = np.argsort(x[on].to_numpy())
+    ax.plot(x[on].to_numpy()[order], y[on].to_numpy()[order], color="#d62728", linewidth=0.8)
+    ax.set_xlabel(f"{a.describe()}: score")
+    ax.set_ylabel(f"{b.describe()}: score")
+    ax.legend(fontsize="x-small", frameon=False)
+    finish_figure(fig, "Design search: two objectives")
+    return save_figure(fig, path)
+
+
+def importance_figure(importance: dict[str, dict[str, float]], path: Path) -> list[Path]:
+    """Each parameter's fANOVA importance per objective (shares of the score's variance the
+    fitted random forest attributes to it)."""
+    frame = pd.DataFrame(importance).fillna(0.0)
+    fig = new_figure(3.3, 0.5 + 0.35 * len(frame) * max(1, len(frame.columns)))
+    ax = fig.subplots()
+    height = 0.8 / len(frame.columns)
+    for j, column in enumerate(frame.columns):
+        ax.barh(np.arange(len(frame)) + j * height, frame[column], height=height, label=column)
+    ax.set_yticks(np.arange(len(frame)) + height * (len(frame.columns) - 1) / 2, frame.index)
+    ax.set_xlabel("importance (fANOVA share of variance)")
+    ax.set_xlim(0, 1)
+    if len(frame.columns) > 1:
+        ax.legend(fontsize="x-small", frameon=False)
+    finish_figure(fig, "Which parameters move the score")
+    return save_figure(fig, path)
+
+
+def boards_figure(boards: list[Any], titles: list[str], path: Path) -> Path:
+    """The boards side by side (PNG)."""
+    from ludolab.research.plots.board import render_board_grid
+
+    return render_board_grid(boards, path.with_suffix(".png"), titles=titles, ncols=4)

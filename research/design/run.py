@@ -1,0 +1,240 @@
+"""``ludolab design CONFIG``: search, confirm, report.
+
+The design's folder, ``<out>/<name>/``, holds:
+
+* ``config.toml`` (the file as given) and ``design.json`` (its digest, for resuming);
+* ``study.db``: the Optuna study (SQLite; ``[design].storage`` names another database);
+* ``baseline.parquet`` and ``trials/NNNN.parquet``: every game the search played, per-game
+  metrics, by rung and setup;
+* ``trials.csv``: one row per finished trial;
+* ``confirm.toml`` and ``confirm/``: the confirmation's config and its ordinary run folder;
+* ``figures/`` and ``report.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sys
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ludolab.research.design.confirm import (
+    Confirmed,
+    confirm_data,
+    read_confirmed,
+    write_config,
+)
+from ludolab.research.design.evaluate import estimate, paired_difference, play_rung
+from ludolab.research.design.search import best_trials, search, trials_frame, write_summary
+from ludolab.research.design.spec import DesignSpec, load_design
+from ludolab.research.experiment.backends import connect_dask
+from ludolab.research.experiment.store import RunError
+from ludolab.research.files import write_text
+
+DESIGN_SCHEMA = "ludolab.design/1"
+# Keys that may change between a search and its resumption: the budget and the confirmation.
+_RESUMABLE_KEYS = ("trials", "games", "minutes", "confirm")
+
+
+@dataclass(frozen=True)
+class DesignResult:
+    """What :func:`run_design` did: its folder, the trials table, the confirmed comparisons
+    (empty when not confirmed) and the report's path."""
+
+    path: Path
+    trials: pd.DataFrame
+    confirmed: list[Confirmed]
+    report: Path | None
+
+
+def design_digest(path: Path, overrides: Sequence[str]) -> str:
+    """A digest of what fixes the trials: the file's contents with ``--set`` applied, less the
+    budget and the confirmation (which a resumed search may change)."""
+    from ludolab.research.design.spec import DESIGN_TOP_KEYS
+    from ludolab.research.experiment.config import apply_overrides
+
+    data = apply_overrides(tomllib.loads(path.read_text()), overrides, DESIGN_TOP_KEYS)
+    design = {k: v for k, v in data.get("design", {}).items() if k not in _RESUMABLE_KEYS}
+    data = {**data, "design": design}
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def run_design(
+    config: str | Path,
+    *,
+    out: str | Path = "results",
+    workers: int = 1,
+    scheduler: str | None = None,
+    resume: bool = False,
+    confirm: bool = True,
+    quiet: bool = False,
+    overrides: Sequence[str] = (),
+) -> DesignResult:
+    """Search the design in ``config``, confirm its best candidates, write the report.
+
+    Raises ConfigError for a bad config (nothing written), RunError when the folder holds
+    another search or an earlier one and ``resume`` is not set.
+    """
+
+    def say(line: str) -> None:
+        if not quiet:
+            print(line, file=sys.stderr, flush=True)
+
+    path = Path(config)
+    spec = load_design(path, overrides)
+    if workers < 1:
+        raise RunError(f"--workers must be at least 1, got {workers}")
+    folder = Path(out) / spec.name
+    digest = design_digest(path, overrides)
+    _claim(folder, digest, resume, spec)
+    write_text(folder / "config.toml", path.read_text())
+    write_summary(
+        folder / "design.json",
+        {
+            "schema": DESIGN_SCHEMA,
+            "digest": digest,
+            "config": str(path),
+            "overrides": list(overrides),
+        },
+    )
+    client = connect_dask(scheduler) if scheduler else None
+    try:
+
+        def play(values: Any, rung: int) -> Any:
+            return play_rung(spec, values, rung, folder, workers=workers, client=client)
+
+        baseline = _baseline_games(spec, folder, play, say)
+        scores = [o.score(estimate(baseline, o).mean) for o in spec.objectives]
+        study = search(spec, folder, play, scores, say=say)
+        trials = trials_frame(study, spec)
+        write_text(folder / "trials.csv", trials.to_csv(index=False))
+        confirmed: list[Confirmed] = []
+        best = best_trials(study, spec, spec.confirm.candidates)
+        if confirm and best:
+            confirmed = _confirm(spec, folder, best, baseline, workers, scheduler, quiet, say)
+        from ludolab.research.design.report import write_report
+
+        report = write_report(spec, folder, study, trials, baseline, best, confirmed)
+        say(f"report: {report}")
+        return DesignResult(folder, trials, confirmed, report)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _claim(folder: Path, digest: str, resume: bool, spec: DesignSpec) -> None:
+    """Check that ``folder`` may hold this search: new, or (with ``resume``) the same one."""
+    saved = folder / "design.json"
+    if not folder.exists():
+        if resume:
+            raise RunError(f"--resume: {folder} holds no search to resume; run without --resume")
+        return
+    if not saved.exists():
+        raise RunError(f"{folder} exists and holds no design search: choose another --out")
+    if not resume:
+        raise RunError(
+            f"{folder} holds a search already: add --resume to continue it (a larger budget "
+            "plays more trials), or give another --out"
+        )
+    if json.loads(saved.read_text()).get("digest") != digest and spec.storage is None:
+        raise RunError(
+            f"{folder} holds a search of another config (only the budget and [design.confirm] "
+            "may change on --resume): give another --out"
+        )
+
+
+def _baseline_games(
+    spec: DesignSpec, folder: Path, play: Callable[[Any, int], Any], say: Callable[[str], None]
+) -> pd.DataFrame:
+    path = folder / "baseline.parquet"
+    if path.exists():
+        return pd.read_parquet(path)
+    say(f"baseline: {spec.rungs} rung(s) of {spec.setups} setups")
+    frames = [play(dict(spec.baseline), r).games for r in range(spec.rungs)]
+    games = pd.concat(frames, ignore_index=True)
+    tmp = path.with_suffix(".tmp")
+    games.to_parquet(tmp, index=False)
+    tmp.replace(path)
+    return games
+
+
+def search_differences(
+    spec: DesignSpec, folder: Path, number: int, baseline: pd.DataFrame
+) -> dict[str, tuple[float, float]]:
+    """The search's paired estimate (candidate minus baseline, standard error) of trial
+    ``number`` on each objective's metric."""
+    games = pd.read_parquet(folder / "trials" / f"{number:04d}.parquet")
+    out = {}
+    for o in spec.objectives:
+        est = paired_difference(games, baseline, o)
+        out[o.metric] = (est.mean, est.se)
+    return out
+
+
+def _confirm(
+    spec: DesignSpec,
+    folder: Path,
+    best: list[Any],
+    baseline: pd.DataFrame,
+    workers: int,
+    scheduler: str | None,
+    quiet: bool,
+    say: Callable[[str], None],
+) -> list[Confirmed]:
+    from ludolab.research.experiment.plan import plan_experiment
+    from ludolab.research.experiment.runner import run_experiment
+
+    candidates = [(t.number, dict(t.params)) for t in best]
+    path = folder / "confirm.toml"
+    boards = spec.confirm.boards
+    header = (
+        f"The confirmation of design {spec.name!r}: the baseline and its best candidate(s) on "
+        "fresh seeds.\nWritten by ludolab design; run it again with `ludolab run` on this file."
+    )
+    if boards is None:
+        pilot = spec.confirm.min_boards
+        write_config(path, confirm_data(spec, candidates, folder, pilot), header)
+        say(f"confirmation: planning its size ({spec.confirm.pilots} pilot(s))")
+        plan = plan_experiment(
+            path, pilot_setups=min(20, pilot), pilot_seeds=spec.confirm.pilots, workers=workers
+        )
+        wanted = plan.recommended
+        boards = int(wanted) if wanted == wanted else spec.confirm.max_boards
+        boards = max(spec.confirm.min_boards, min(spec.confirm.max_boards, boards))
+        write_summary(
+            folder / "confirm-plan.json",
+            {
+                "recommended": wanted,
+                "interval": list(plan.interval),
+                "boards": boards,
+                "basis": plan.basis,
+                "min_boards": spec.confirm.min_boards,
+                "max_boards": spec.confirm.max_boards,
+                "mde": {str(r["metric"]): float(r["mde"]) for _, r in plan.table.iterrows()},
+            },
+        )
+    write_config(path, confirm_data(spec, candidates, folder, boards), header)
+    runs = folder / "confirm"
+    if runs.exists():  # an unfinished confirmation is played again from the start
+        shutil.rmtree(runs)
+    say(f"confirmation: {boards} boards per condition")
+    result = run_experiment(
+        path,
+        out=runs,
+        workers=workers,
+        backend="dask" if scheduler else "local",
+        scheduler=scheduler,
+        quiet=quiet,
+    )
+    confirmed = []
+    for number, _ in candidates:
+        search = search_differences(spec, folder, number, baseline)
+        confirmed += read_confirmed(result.path, spec, number, search)
+    return confirmed

@@ -1,0 +1,312 @@
+"""The design search (ludolab.research.design): its config checks, a planted optimum, resuming
+to the same trials, common random numbers, the null case, and the command line."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ludolab.research.cli import main
+from ludolab.research.design.evaluate import RungGames
+from ludolab.research.design.search import best_trials, search, trials_frame
+from ludolab.research.design.spec import load_design
+
+BASE = """
+name = "{name}"
+game = "catan"
+seed = {seed}
+players = 4
+boards = {boards}
+games_per_board = {games}
+
+[[lineups]]
+name = "greedy"
+seats = "greedy"
+"""
+
+PLANTED = """
+[design]
+constraints = "tournament"
+trials = {trials}
+rungs = 2
+startup_trials = 8
+
+[[design.parameters]]
+name = "equal-resource-pairs.max"
+low = 0
+high = 40
+
+[[design.parameters]]
+name = "intersection-cap.max"
+low = 8
+high = 20
+
+[[design.parameters]]
+name = "no-resource-triangles"
+choices = ["on", "off"]
+
+[[design.objectives]]
+metric = "turns"
+goal = "minimize"
+"""
+
+
+def _write(tmp_path: Path, text: str, name: str = "design.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def _planted_spec(tmp_path: Path, trials: int, seed: int = 1):
+    text = BASE.format(name="planted", seed=seed, boards=4, games=5) + PLANTED.format(trials=trials)
+    return load_design(_write(tmp_path, text))
+
+
+def planted_play(values: dict, rung: int) -> RungGames:
+    """A synthetic metric with its minimum at pairs = 27, cap = 13, triangles rule on: the
+    mean turns are 60 + (pairs - 27)^2 / 20 + (cap - 13)^2 + 5 (rule off), each game adding
+    noise of sd 2 (seeded by the candidate and rung)."""
+    pairs = values["equal-resource-pairs.max"]
+    cap = values["intersection-cap.max"]
+    off = values["no-resource-triangles"] == "off"
+    mean = 60 + (pairs - 27) ** 2 / 20 + (cap - 13) ** 2 + 5 * off
+    key = hashlib.sha256(repr((sorted(values.items()), rung)).encode()).digest()
+    rng = np.random.default_rng(int.from_bytes(key[:8], "little"))
+    setups = np.repeat(np.arange(4), 5)
+    games = pd.DataFrame(
+        {"rung": rung, "setup": setups, "turns": mean + rng.normal(0, 2, len(setups))}
+    )
+    return RungGames(rung, games, "synthetic")
+
+
+def _quiet(line: str) -> None:
+    pass
+
+
+def test_the_search_finds_a_planted_optimum(tmp_path: Path) -> None:
+    spec = _planted_spec(tmp_path, trials=60)
+    study = search(spec, tmp_path / "out", planted_play, [80.0], say=_quiet)
+    best = best_trials(study, spec, 1)[0].params
+    # Tolerance: within 5 of 27 pairs (the mean rises 1.25 turns there), within 1 of cap 13,
+    # the rule on (off costs 5 turns).
+    assert abs(best["equal-resource-pairs.max"] - 27) <= 5, best
+    assert abs(best["intersection-cap.max"] - 13) <= 1, best
+    assert best["no-resource-triangles"] == "on", best
+    frame = trials_frame(study, spec)
+    assert set(frame["state"]) <= {"complete", "pruned"}
+    assert (frame["state"] == "pruned").any()  # successive halving stopped some candidates
+
+
+def test_a_killed_search_resumes_to_the_same_trials(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    whole = _planted_spec(tmp_path / "a", trials=14)
+    study_a = search(whole, tmp_path / "a" / "out", planted_play, [80.0], say=_quiet)
+    (tmp_path / "b").mkdir()
+    spec = _planted_spec(tmp_path / "b", trials=14)
+    calls = {"n": 0}
+
+    def killed(values: dict, rung: int) -> RungGames:
+        calls["n"] += 1
+        if calls["n"] == 12:  # in the middle of a trial
+            raise KeyboardInterrupt
+        return planted_play(values, rung)
+
+    with pytest.raises(KeyboardInterrupt):
+        search(spec, tmp_path / "b" / "out", killed, [80.0], say=_quiet)
+    said: list[str] = []
+    study_b = search(spec, tmp_path / "b" / "out", planted_play, [80.0], say=said.append)
+    assert any("interrupted" in line for line in said)
+
+    def finished(study) -> pd.DataFrame:
+        return trials_frame(study, spec).drop(columns=["number", "seconds"])
+
+    assert len(finished(study_a)) == 14
+    pd.testing.assert_frame_equal(finished(study_b), finished(study_a))
+
+
+def test_the_same_seed_gives_the_same_trials(tmp_path: Path) -> None:
+    runs = []
+    for k in range(2):
+        (tmp_path / str(k)).mkdir()
+        spec = _planted_spec(tmp_path / str(k), trials=10)
+        study = search(spec, tmp_path / str(k) / "out", planted_play, [80.0], say=_quiet)
+        runs.append(trials_frame(study, spec).drop(columns=["seconds"]))
+    pd.testing.assert_frame_equal(runs[0], runs[1])
+
+
+NULL = """
+[design]
+constraints = "{set}"
+trials = 3
+rungs = 1
+startup_trials = 2
+
+[[design.parameters]]
+name = "intersection-cap.max"
+low = 15
+high = 20
+
+[[design.objectives]]
+metric = "turns"
+goal = "minimize"
+
+[design.confirm]
+boards = 12
+games_per_board = 2
+"""
+
+# Every board satisfies a cap of 15 pips or more (three hexes hold at most 5 + 5 + 5 pips).
+NULL_SET = """
+name = "any-cap"
+[[constraint]]
+name = "intersection-cap"
+max = 15
+"""
+
+
+def test_a_search_that_cannot_change_the_games_confirms_nothing(tmp_path: Path) -> None:
+    """The null case, small (benchmarks/design_null.py runs 20 seeds): every candidate's set
+    holds every board, so on common random numbers the search sees the very same games for
+    each (a difference of exactly 0), and the confirmation, on fresh seeds, finds no
+    improvement."""
+    from ludolab.research.design.run import run_design
+
+    _write(tmp_path, NULL_SET, "any-cap.toml")
+    confirmed = 0
+    for seed in range(2):
+        text = BASE.format(name=f"null{seed}", seed=seed, boards=3, games=2)
+        path = _write(tmp_path, text + NULL.format(set="any-cap.toml"), f"null{seed}.toml")
+        result = run_design(path, out=tmp_path / "out", quiet=True)
+        means = result.trials["mean:turns"].dropna().unique()
+        assert len(means) == 1, means  # the same games for every candidate
+        (c,) = result.confirmed
+        assert c.search_diff == 0.0
+        confirmed += c.improved
+        report = (result.path / "report.md").read_text()
+        assert "search's estimate" in report and "improvement confirmed" in report
+    assert confirmed <= 1
+
+
+BAD = [
+    (
+        'name = "intersection-cap.maxx"\nlow = 10\nhigh = 14',
+        "'intersection-cap.maxx' is not a parameter of set 'tournament'",
+    ),
+    ('name = "intersection-cap.max"\nlow = 12\nhigh = 12', "empty range"),
+    ('name = "intersection-cap.max"\nlow = 12\nhigh = 11', "empty range"),
+]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        *[((f"[[design.parameters]]\n{p}", "turns", "trials = 3"), m) for p, m in BAD],
+        (
+            (
+                '[[design.parameters]]\nname = "intersection-cap.max"\nlow = 10\nhigh = 14',
+                "turnz",
+                "trials = 3",
+            ),
+            "'turnz' is not a per-game metric of catan",
+        ),
+        (
+            (
+                '[[design.parameters]]\nname = "intersection-cap.max"\nlow = 10\nhigh = 14',
+                "turns",
+                "trials = 0",
+            ),
+            "key 'design.trials': expected a whole number above 0, got 0",
+        ),
+    ],
+)
+def test_bad_input_gives_one_line_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: tuple, message: str
+) -> None:
+    parameter, metric, budget = change
+    text = BASE.format(name="bad", seed=1, boards=2, games=2) + (
+        f'[design]\nconstraints = "tournament"\n{budget}\n\n{parameter}\n\n'
+        f'[[design.objectives]]\nmetric = "{metric}"\ngoal = "minimize"\n'
+    )
+    path = _write(tmp_path, text)
+    out = tmp_path / "out"
+    assert main(["design", str(path), "--out", str(out), "-q"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert message in err and str(path) in err, err
+    assert not out.exists()
+
+
+def test_a_folder_with_a_search_needs_resume(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = BASE.format(name="twice", seed=1, boards=2, games=2) + (
+        '[design]\nconstraints = "tournament"\ntrials = 2\nrungs = 1\n\n'
+        '[[design.parameters]]\nname = "intersection-cap.max"\nlow = 11\nhigh = 14\n\n'
+        '[[design.objectives]]\nmetric = "turns"\ngoal = "minimize"\n'
+    )
+    path = _write(tmp_path, text)
+    out = tmp_path / "out"
+    args = ["design", str(path), "--out", str(out), "-q", "--no-confirm"]
+    assert main(args) == 0
+    before = (out / "twice" / "trials.csv").read_text()
+    assert main(args) == 2
+    assert "--resume" in capsys.readouterr().err
+    assert main([*args, "--resume", "--set", "design.trials=3"]) == 0
+    after = pd.read_csv(out / "twice" / "trials.csv")
+    assert len(after) == 3 and after.iloc[:2].to_csv(index=False).startswith(before.splitlines()[0])
+
+
+def test_an_infeasible_candidate_is_reported_not_a_crash(tmp_path: Path) -> None:
+    """A set no board satisfies (6 and 8 apart, yet at most 8 pips at any intersection while
+    every token keeps its pips) is told to Optuna as infeasible, and the report lists it."""
+    from ludolab.research.design.run import run_design
+
+    text = BASE.format(name="tight", seed=1, boards=2, games=2) + (
+        '[design]\nconstraints = "tournament"\ntrials = 1\nrungs = 1\nstartup_trials = 1\n'
+        "sampling_seconds = 5\n\n"
+        '[[design.parameters]]\nname = "intersection-cap.max"\nlow = 3\nhigh = 4\n\n'
+        '[[design.objectives]]\nmetric = "turns"\ngoal = "minimize"\n'
+    )
+    result = run_design(_write(tmp_path, text), out=tmp_path / "out", quiet=True, confirm=False)
+    assert set(result.trials["state"]) == {"infeasible"}
+    assert "Infeasible candidates" in (result.path / "report.md").read_text()
+
+
+@pytest.mark.slow
+def test_a_search_killed_from_outside_resumes_to_the_same_trials(tmp_path: Path) -> None:
+    """SIGKILL in the middle of a real search (games played), then --resume: the finished
+    trials equal an uninterrupted search's."""
+    text = BASE.format(name="kill", seed=4, boards=4, games=4) + (
+        '[design]\nconstraints = "tournament"\ntrials = 8\nrungs = 2\nstartup_trials = 3\n\n'
+        '[[design.parameters]]\nname = "intersection-cap.max"\nlow = 10\nhigh = 14\n\n'
+        '[[design.parameters]]\nname = "equal-resource-pairs.max"\nlow = 3\nhigh = 8\n\n'
+        '[[design.objectives]]\nmetric = "turns"\ntarget = 65\n'
+    )
+    path = _write(tmp_path, text)
+    command = [sys.executable, "-m", "ludolab.research.cli", "design", str(path), "--no-confirm"]
+    subprocess.run([*command, "--out", str(tmp_path / "whole")], check=True, capture_output=True)
+    log = tmp_path / "log"
+    with log.open("w") as fh:
+        proc = subprocess.Popen([*command, "--out", str(tmp_path / "cut")], stderr=fh)
+        while "trial 4 " not in log.read_text() and proc.poll() is None:
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    subprocess.run(
+        [*command, "--out", str(tmp_path / "cut"), "--resume"], check=True, capture_output=True
+    )
+
+    def finished(folder: Path) -> pd.DataFrame:
+        frame = pd.read_csv(folder / "kill" / "trials.csv")
+        return frame.drop(columns=["number", "seconds"]).reset_index(drop=True)
+
+    pd.testing.assert_frame_equal(finished(tmp_path / "cut"), finished(tmp_path / "whole"))
