@@ -60,6 +60,17 @@ goal = "minimize"
 """
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_shipped_design_configs_load() -> None:
+    shipped = [p for p in (ROOT / "experiments").glob("*.toml") if "[design]" in p.read_text()]
+    assert shipped
+    for path in shipped:
+        spec = load_design(path)
+        assert spec.parameters and spec.objectives, path
+
+
 def _write(tmp_path: Path, text: str, name: str = "design.toml") -> Path:
     path = tmp_path / name
     path.write_text(text)

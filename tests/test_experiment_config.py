@@ -32,11 +32,13 @@ from ludolab.research.experiment.config import play_hash
 from ludolab.research.simulate import game_seeds
 
 ROOT = Path(__file__).resolve().parent.parent
-# Game experiments; puzzle studies (game = "sudoku") have their own loader and tests.
+# Game experiments; puzzle studies (game = "sudoku") and design searches ([design]) have their
+# own loaders and tests.
 SHIPPED = sorted(
     p
     for p in (ROOT / "experiments").glob("*.toml")
-    if tomllib.loads(p.read_text()).get("game") in ("catan", "gallery")
+    if (data := tomllib.loads(p.read_text())).get("game") in ("catan", "gallery")
+    and "design" not in data
 )
 
 CATAN: dict[str, Any] = {
