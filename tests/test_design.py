@@ -154,6 +154,78 @@ def test_the_same_seed_gives_the_same_trials(tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(runs[0], runs[1])
 
 
+def test_a_games_budget_stops_the_search(tmp_path: Path) -> None:
+    text = BASE.format(name="games", seed=1, boards=4, games=5) + PLANTED.format(trials=50)
+    spec = load_design(_write(tmp_path, text), ["design.games=130"])
+    study = search(spec, tmp_path / "out", planted_play, [80.0], say=_quiet)
+    played = trials_frame(study, spec)["games"].sum()
+    assert 130 <= played < 130 + 40  # stops after the trial that reaches the budget
+
+
+SMALL = """
+[design]
+constraints = "tournament"
+trials = 1
+rungs = 1
+
+[[design.parameters]]
+name = "options.vp_to_win"
+choices = [6, 10]
+
+[[design.objectives]]
+metric = "turns"
+goal = "minimize"
+"""
+
+
+def test_a_rule_option_reaches_the_games(tmp_path: Path) -> None:
+    from ludolab.research.design.evaluate import play_rung
+
+    spec = load_design(_write(tmp_path, BASE.format(name="vp", seed=2, boards=2, games=4) + SMALL))
+    six = play_rung(spec, {"options.vp_to_win": 6}, 0, tmp_path).games
+    ten = play_rung(spec, {"options.vp_to_win": 10}, 0, tmp_path).games
+    assert list(six["board_id"]) == list(ten["board_id"])  # common random numbers
+    assert six["turns"].mean() < ten["turns"].mean() - 10
+
+
+def test_a_switched_off_constraint_leaves_the_set(tmp_path: Path) -> None:
+    from ludolab.research.catan.constraint_set import load_constraint_set
+    from ludolab.research.design.evaluate import set_file
+
+    text = BASE.format(name="off", seed=2, boards=2, games=2) + SMALL.replace(
+        'name = "options.vp_to_win"\nchoices = [6, 10]',
+        'name = "red-numbers-apart"\nchoices = ["on", "off"]',
+    )
+    spec = load_design(_write(tmp_path, text))
+    params, _, off = spec.split({"red-numbers-apart": "off"})
+    assert off == ("red-numbers-apart",)
+    cset = load_constraint_set(set_file(spec, off, tmp_path))
+    assert [c.name for c in cset.constraints] == [
+        "intersection-cap",
+        "no-resource-triangles",
+        "equal-resource-pairs",
+    ]
+    assert spec.baseline_values() == {"red-numbers-apart": "on"}
+
+
+def test_games_on_dask_are_the_games_played_locally(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    from ludolab.research.design.evaluate import play_rung
+
+    spec = load_design(
+        _write(tmp_path, BASE.format(name="dask", seed=3, boards=2, games=3) + SMALL)
+    )
+    local = play_rung(spec, {"options.vp_to_win": 6}, 0, tmp_path).games
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster.scheduler_address) as client,
+    ):
+        remote = play_rung(spec, {"options.vp_to_win": 6}, 0, tmp_path, client=client).games
+    pd.testing.assert_frame_equal(local, remote)
+
+
 NULL = """
 [design]
 constraints = "{set}"

@@ -10,13 +10,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ludolab.research.design.spec import DesignSpec
+from ludolab.research.design.spec import DesignSpec, Objective
 from ludolab.research.plots.figure_kit import finish_figure, new_figure, save_figure
 
 _STATE_STYLE = {
     "complete": {"marker": "o", "color": "#1f77b4", "label": "complete"},
     "pruned": {"marker": "x", "color": "#7f7f7f", "label": "stopped early (pruned)"},
 }
+
+
+def score_label(objective: Objective) -> str:
+    """The score's name on an axis: ``|turns - 65|``, ``lead_change``."""
+    if objective.target is not None:
+        return f"|{objective.metric} - {objective.target:g}|"
+    return objective.metric
 
 
 def history_figure(
@@ -56,13 +63,16 @@ def history_figure(
                 linewidth=0.8,
                 label="baseline",
             )
-        what = f"|{o.metric} - {o.target:g}|" if o.target is not None else o.metric
         ax.set_xlabel("trial")
-        ax.set_ylabel(f"{what} ({'higher' if o.direction == 'maximize' else 'lower'} is better)")
-    axes[0].legend(fontsize="x-small", frameon=False)
+        better = "higher" if o.direction == "maximize" else "lower"
+        ax.set_ylabel(f"{score_label(o)}\n({better} is better)")
     for ax in axes[n:]:
         ax.set_visible(False)
-    finish_figure(fig, "Design search: each trial's score (the search's own estimate)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(
+        handles, labels, loc="outside upper center", ncol=4, fontsize="x-small", frameon=False
+    )
+    finish_figure(fig, "Each trial's score, as the search estimated it")
     return save_figure(fig, path)
 
 
@@ -80,10 +90,10 @@ def pareto_figure(
     ax.scatter(x[on], y[on], s=18, color="#d62728", label="Pareto front")
     order = np.argsort(x[on].to_numpy())
     ax.plot(x[on].to_numpy()[order], y[on].to_numpy()[order], color="#d62728", linewidth=0.8)
-    ax.set_xlabel(f"{a.describe()}: score")
-    ax.set_ylabel(f"{b.describe()}: score")
+    ax.set_xlabel(score_label(a) + " (lower is better)" * (a.direction == "minimize"))
+    ax.set_ylabel(score_label(b) + " (lower is better)" * (b.direction == "minimize"))
     ax.legend(fontsize="x-small", frameon=False)
-    finish_figure(fig, "Design search: two objectives")
+    finish_figure(fig, "Two objectives: every complete trial")
     return save_figure(fig, path)
 
 
@@ -91,17 +101,20 @@ def importance_figure(importance: dict[str, dict[str, float]], path: Path) -> li
     """Each parameter's fANOVA importance per objective (shares of the score's variance the
     fitted random forest attributes to it)."""
     frame = pd.DataFrame(importance).fillna(0.0)
-    fig = new_figure(3.3, 0.5 + 0.35 * len(frame) * max(1, len(frame.columns)))
+    fig = new_figure(5.0, 1.0 + 0.3 * len(frame) * max(1, len(frame.columns)))
     ax = fig.subplots()
     height = 0.8 / len(frame.columns)
     for j, column in enumerate(frame.columns):
         ax.barh(np.arange(len(frame)) + j * height, frame[column], height=height, label=column)
     ax.set_yticks(np.arange(len(frame)) + height * (len(frame.columns) - 1) / 2, frame.index)
-    ax.set_xlabel("importance (fANOVA share of variance)")
+    ax.invert_yaxis()
+    ax.set_xlabel("share of the score's variance (fANOVA)")
     ax.set_xlim(0, 1)
     if len(frame.columns) > 1:
-        ax.legend(fontsize="x-small", frameon=False)
-    finish_figure(fig, "Which parameters move the score")
+        fig.legend(
+            loc="outside upper center", ncol=len(frame.columns), fontsize="x-small", frameon=False
+        )
+    finish_figure(fig, "Which parameters move each score")
     return save_figure(fig, path)
 
 

@@ -93,7 +93,8 @@ def run_design(
         raise RunError(f"--workers must be at least 1, got {workers}")
     folder = Path(out) / spec.name
     digest = design_digest(path, overrides)
-    _claim(folder, digest, resume, spec)
+    _claim(folder, digest, resume)
+    client = connect_dask(scheduler) if scheduler else None  # (RunError before any write)
     write_text(folder / "config.toml", path.read_text())
     write_summary(
         folder / "design.json",
@@ -104,7 +105,6 @@ def run_design(
             "overrides": list(overrides),
         },
     )
-    client = connect_dask(scheduler) if scheduler else None
     try:
 
         def play(values: Any, rung: int) -> Any:
@@ -112,7 +112,7 @@ def run_design(
 
         baseline = _baseline_games(spec, folder, play, say)
         scores = [o.score(estimate(baseline, o).mean) for o in spec.objectives]
-        study = search(spec, folder, play, scores, say=say)
+        study = search(spec, folder, play, scores, repair=resume, say=say)
         trials = trials_frame(study, spec)
         write_text(folder / "trials.csv", trials.to_csv(index=False))
         confirmed: list[Confirmed] = []
@@ -129,7 +129,7 @@ def run_design(
             client.close()
 
 
-def _claim(folder: Path, digest: str, resume: bool, spec: DesignSpec) -> None:
+def _claim(folder: Path, digest: str, resume: bool) -> None:
     """Check that ``folder`` may hold this search: new, or (with ``resume``) the same one."""
     saved = folder / "design.json"
     if not folder.exists():
@@ -143,7 +143,7 @@ def _claim(folder: Path, digest: str, resume: bool, spec: DesignSpec) -> None:
             f"{folder} holds a search already: add --resume to continue it (a larger budget "
             "plays more trials), or give another --out"
         )
-    if json.loads(saved.read_text()).get("digest") != digest and spec.storage is None:
+    if json.loads(saved.read_text()).get("digest") != digest:
         raise RunError(
             f"{folder} holds a search of another config (only the budget and [design.confirm] "
             "may change on --resume): give another --out"

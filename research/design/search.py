@@ -11,10 +11,12 @@ games in parallel). Before trial ``k`` (counting the trials that finished: compl
 infeasible) the sampler is made anew with the seed :func:`trial_seed` of the design's seed and
 ``k``; it reads the study's history from the storage, so trial ``k``'s parameters depend only
 on the seed and the trials before it. A search killed during trial ``k`` left that trial
-RUNNING in the storage: the next invocation marks it failed (user attribute ``interrupted``)
-and enqueues its parameters, so that trial ``k`` is played again with the same parameters,
-and the finished trials are those of an uninterrupted search. (That repair assumes one
-process searches the study.)
+RUNNING in the storage: the next invocation marks it failed (the study's user attribute
+``interrupted`` lists such trials) and enqueues its parameters, so that trial ``k`` is played
+again with the same parameters, and the finished trials are those of an uninterrupted search.
+(``ludolab design --resume`` repairs; a search started without it does not, so that several
+machines can search one study in a shared database, each started without ``--resume``; their
+trials are then not reproducible, as they interleave.)
 """
 
 from __future__ import annotations
@@ -105,8 +107,8 @@ def _repair_interrupted(study: Any, say: Callable[[str], None]) -> None:
     from optuna.trial import TrialState
 
     for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
-        study._storage.set_trial_user_attr(t._trial_id, INTERRUPTED, True)
-        study._storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
+        study.tell(t.number, state=TrialState.FAIL)
+        study.set_user_attr(INTERRUPTED, [*study.user_attrs.get(INTERRUPTED, []), t.number])
         study.enqueue_trial(t.params, skip_if_exists=False)
         say(f"trial {t.number} was interrupted: its parameters are played again")
 
@@ -202,18 +204,22 @@ def search(
     play: Evaluate,
     baseline_scores: list[float],
     *,
+    repair: bool = True,
     say: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
 ) -> Any:
     """Run (or resume) the search until its budget is spent; returns the Optuna study. Each
     finished trial's games go to ``folder/trials/NNNN.parquet``. ``baseline_scores`` (one per
-    objective) are told for infeasible trials, marked infeasible by a violated constraint."""
+    objective) are told for infeasible trials, marked infeasible by a violated constraint.
+    ``repair``: treat trials left running as interrupted (see the module docstring); False when
+    other processes may be searching the same study (a shared database) right now."""
     import optuna
     from optuna.trial import TrialState
 
     trials_dir = folder / "trials"
     trials_dir.mkdir(parents=True, exist_ok=True)
     study = open_study(spec, folder)
-    _repair_interrupted(study, say)
+    if repair:
+        _repair_interrupted(study, say)
     space = distributions(spec.parameters)
     while (why := budget_left(spec, study)) is None:
         k = len(_finished(study))
