@@ -150,6 +150,11 @@ def test_the_smallest_possible_p_value_of_the_rank_tests() -> None:
     assert smallest_p(6, paired=True) == pytest.approx(2 / 64)
     assert smallest_p(3, 3) == pytest.approx(2 / 20)
     assert setups_for_a_finding(0.05 / 4, paired=True) == 8  # 2/2^8 = 0.0078 < 0.0125
+    # Runs with more than 1,023 setups per condition (2.0**1024 overflows a float) still get
+    # a floor: a p-value too small for a float is 0.
+    assert smallest_p(2025, paired=True) == 0.0
+    assert smallest_p(1024, paired=True) == pytest.approx(2.0**-1023)
+    assert smallest_p(600, 600) == 0.0
 
 
 def test_repeated_setups_are_one_unit() -> None:

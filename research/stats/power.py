@@ -136,10 +136,14 @@ def smallest_p(n1: int, n2: int | None = None, *, paired: bool = False) -> float
     ``n1`` pairs (``2 / 2**n1``) or Mann-Whitney U on ``n1`` and ``n2`` setups
     (``2 / C(n1 + n2, n1)``). When it is not below the level a test is held to, that test
     cannot find anything, however large the effect."""
-    if paired:
-        return min(1.0, 2.0 / 2.0**n1) if n1 > 0 else 1.0
+    if paired:  # (ldexp: 2 / 2**n1 exactly, and 0.0 rather than an overflow past n1 = 1023)
+        return min(1.0, math.ldexp(1.0, 1 - n1)) if n1 > 0 else 1.0
     n2 = n1 if n2 is None else n2
-    return min(1.0, 2.0 / math.comb(n1 + n2, n1)) if n1 > 0 and n2 > 0 else 1.0
+    if n1 <= 0 or n2 <= 0:
+        return 1.0
+    ways = math.comb(n1 + n2, n1)
+    # A float holds 2 / ways until ways passes about 2**1024; beyond, the p-value is 0.0.
+    return min(1.0, 2.0 / ways) if ways.bit_length() < 1000 else 0.0
 
 
 def setups_for_a_finding(level: float, *, paired: bool = False) -> int:
