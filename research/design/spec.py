@@ -25,7 +25,7 @@ from ludolab.research.experiment.config import (
     game_metrics,
     parse_experiment,
 )
-from ludolab.research.experiment.config.parse import read_params, set_path
+from ludolab.research.experiment.config.parse import read_params, read_toml, set_path
 from ludolab.research.experiment.config.schema import SETUP_OPTIONS, TOP_KEYS, Source
 
 SWITCH = ("on", "off")
@@ -286,15 +286,7 @@ def load_design(path: str | Path, overrides: Sequence[str] = ()) -> DesignSpec:
     """Read and check a design config (see the package docstring); ConfigError names the file,
     the key and what is allowed. ``overrides``: ``PATH=VALUE`` as for ``ludolab run --set``."""
     path = Path(path)
-    if not path.is_file():
-        raise ConfigError(f"{path}: no such design config file")
-    try:
-        data = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text; save the config as UTF-8") from None
-    data = apply_overrides(data, overrides, DESIGN_TOP_KEYS)
+    data = apply_overrides(read_toml(path, "design config"), overrides, DESIGN_TOP_KEYS)
     label = f"{path} (with --set {' '.join(overrides)})" if overrides else str(path)
     return parse_design(data, label, path.resolve().parent, path=path)
 

@@ -62,17 +62,22 @@ def load_experiment(path: str | Path, overrides: Sequence[str] = ()) -> Experime
     ``overrides`` are ``PATH=VALUE`` strings applied to the file's contents first (see
     :func:`apply_overrides`), as ``ludolab run --set`` does."""
     path = Path(path)
+    data = apply_overrides(read_toml(path, "experiment config"), overrides)
+    label = f"{path} (with --set {' '.join(overrides)})" if overrides else str(path)
+    return parse_experiment(data, label, path.resolve().parent, path=path)
+
+
+def read_toml(path: Path, what: str) -> dict[str, Any]:
+    """The TOML file at ``path`` as data; ConfigError when it is missing, not TOML or not
+    UTF-8 (``what`` names the kind of file in the message)."""
     if not path.is_file():
-        raise ConfigError(f"{path}: no such experiment config file")
+        raise ConfigError(f"{path}: no such {what} file")
     try:
-        data = tomllib.loads(path.read_text())
+        return tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text; save the config as UTF-8") from None
-    data = apply_overrides(data, overrides)
-    label = f"{path} (with --set {' '.join(overrides)})" if overrides else str(path)
-    return parse_experiment(data, label, path.resolve().parent, path=path)
 
 
 def parse_experiment(
