@@ -37,6 +37,9 @@ MATCHES = {
     # The outside anchor: catanatron's alpha-beta player, re-implemented (envs/catan/agents).
     "catan-alphabeta-vs-greedy": ("catan", "alphabeta", ("greedy",) * 3),
     "catan-alphabeta-vs-random": ("catan", "alphabeta", ("random",) * 3),
+    # Catanatron's games have no domestic trade: the anchor against greedy agents that neither
+    # offer nor accept one (its A/A run: --challenger greedy:offers=false).
+    "catan-alphabeta-vs-greedy-no-offers": ("catan", "alphabeta", ("greedy:offers=false",) * 3),
     "gallery-mcts-vs-greedy": ("gallery", "mcts", ("greedy",)),
     "gallery-lookahead-vs-greedy": ("gallery", "lookahead", ("greedy",)),
     "gallery-greedy-vs-random": ("gallery", "greedy", ("random",)),

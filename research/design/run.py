@@ -217,7 +217,6 @@ def _confirm(
                 "basis": plan.basis,
                 "min_boards": spec.confirm.min_boards,
                 "max_boards": spec.confirm.max_boards,
-                "mde": {str(r["metric"]): float(r["mde"]) for _, r in plan.table.iterrows()},
             },
         )
     write_config(path, confirm_data(spec, candidates, folder, boards), header)
