@@ -17,6 +17,7 @@ from ludolab.research.design.figures import (
     importance_figure,
     pareto_figure,
 )
+from ludolab.research.design.search import best_trials
 from ludolab.research.design.spec import DesignSpec
 from ludolab.research.files import write_text
 from ludolab.research.markdown import pipe_table
@@ -146,11 +147,23 @@ def write_report(
         front = [t.number for t in pareto_front(study)]
         pareto_figure(spec, trials, front, figures / "pareto")
         lines += ["![Pareto front](figures/pareto.png)", ""]
-    complete = trials[trials["state"] == "complete"] if len(trials) else trials
+    complete = (
+        trials[(trials["state"] == "complete") & (trials["repeat_of"] < 0)]
+        if len(trials)
+        else trials
+    )
     if len(complete):
-        first = spec.objectives[0]
-        ranked = complete.assign(_s=complete[f"mean:{first.metric}"].map(first.score))
-        ranked = ranked.sort_values("_s", ascending=first.direction != "maximize").head(10)
+        if len(spec.objectives) > 1:  # the Pareto front, nearest its ideal point first
+            order = [t.number for t in best_trials(study, spec, len(complete))]
+            ranked = complete.set_index("number", drop=False).loc[
+                [n for n in order if n in set(complete["number"])]
+            ]
+            which = "The Pareto front, nearest its ideal point first"
+        else:
+            first = spec.objectives[0]
+            ranked = complete.assign(_s=complete[f"mean:{first.metric}"].map(first.score))
+            ranked = ranked.sort_values("_s", ascending=first.direction != "maximize").head(10)
+            which = "The ten best complete trials"
         header = ["trial", *[p.name for p in spec.parameters]]
         header += [f"{o.metric} [95%]" for o in spec.objectives]
         rows = []
@@ -169,8 +182,8 @@ def write_report(
             )
         rows.append(base_cells)
         lines += [
-            "The best complete trials by the first objective (the search's estimates, "
-            "which favour the winners: see the confirmation):",
+            f"{which} (the search's estimates, which favour the winners: see the "
+            "confirmation; a candidate asked for twice is listed once):",
             "",
             pipe_table(header, rows),
             "",
