@@ -154,6 +154,21 @@ def test_the_same_seed_gives_the_same_trials(tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(runs[0], runs[1])
 
 
+def test_the_study_lives_in_the_storage_named(tmp_path: Path) -> None:
+    """``[design].storage`` (an RDB URL; here another SQLite file) holds the study: a search
+    run from a second folder continues the first's trials."""
+    shared = tmp_path / "shared.db"
+    text = BASE.format(name="shared", seed=1, boards=4, games=5) + PLANTED.format(trials=4)
+    spec = load_design(_write(tmp_path, text), [f'design.storage="sqlite:///{shared}"'])
+    search(spec, tmp_path / "one", planted_play, [80.0], say=_quiet)
+    assert shared.exists() and not (tmp_path / "one" / "study.db").exists()
+    more = load_design(
+        _write(tmp_path, text), [f'design.storage="sqlite:///{shared}"', "design.trials=6"]
+    )
+    study = search(more, tmp_path / "two", planted_play, [80.0], say=_quiet)
+    assert len(trials_frame(study, more)) == 6
+
+
 def test_a_games_budget_stops_the_search(tmp_path: Path) -> None:
     text = BASE.format(name="games", seed=1, boards=4, games=5) + PLANTED.format(trials=50)
     spec = load_design(_write(tmp_path, text), ["design.games=130"])
@@ -366,8 +381,8 @@ def test_an_infeasible_candidate_is_reported_not_a_crash(tmp_path: Path) -> None
 
 @pytest.mark.slow
 def test_a_search_killed_from_outside_resumes_to_the_same_trials(tmp_path: Path) -> None:
-    """SIGKILL in the middle of a real search (games played), then --resume: the finished
-    trials equal an uninterrupted search's."""
+    """SIGKILL in the middle of a trial of a real search (games played), then --resume: the
+    finished trials equal an uninterrupted search's."""
     text = BASE.format(name="kill", seed=4, boards=4, games=4) + (
         '[design]\nconstraints = "tournament"\ntrials = 8\nrungs = 2\nstartup_trials = 3\n\n'
         '[[design.parameters]]\nname = "intersection-cap.max"\nlow = 10\nhigh = 14\n\n'
@@ -380,16 +395,38 @@ def test_a_search_killed_from_outside_resumes_to_the_same_trials(tmp_path: Path)
     log = tmp_path / "log"
     with log.open("w") as fh:
         proc = subprocess.Popen([*command, "--out", str(tmp_path / "cut")], stderr=fh)
-        while "trial 4 " not in log.read_text() and proc.poll() is None:
-            time.sleep(0.05)
+        db = tmp_path / "cut" / "kill" / "study.db"
+        while (
+            not ("trial 4 " in log.read_text() and _running(db)) and proc.poll() is None
+        ):  # in the middle of a trial, after trial 4
+            time.sleep(0.02)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
-    subprocess.run(
-        [*command, "--out", str(tmp_path / "cut"), "--resume"], check=True, capture_output=True
+    resumed = subprocess.run(
+        [*command, "--out", str(tmp_path / "cut"), "--resume"],
+        check=True,
+        capture_output=True,
+        text=True,
     )
+    assert "was interrupted: its parameters are played again" in resumed.stderr
 
     def finished(folder: Path) -> pd.DataFrame:
         frame = pd.read_csv(folder / "kill" / "trials.csv")
         return frame.drop(columns=["number", "seconds"]).reset_index(drop=True)
 
     pd.testing.assert_frame_equal(finished(tmp_path / "cut"), finished(tmp_path / "whole"))
+    assert len(finished(tmp_path / "cut")) == 8
+
+
+def _running(db: Path) -> bool:
+    """Whether the study in ``db`` has a trial running (Optuna's SQLite schema)."""
+    import sqlite3
+
+    if not db.exists():
+        return False
+    try:
+        with sqlite3.connect(db) as con:
+            (n,) = con.execute("select count(*) from trials where state = 'RUNNING'").fetchone()
+    except sqlite3.OperationalError:  # the schema is still being written
+        return False
+    return n > 0
