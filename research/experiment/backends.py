@@ -138,8 +138,13 @@ def _unstick(pool: Any) -> None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(process.pid, signal.SIGKILL)  # (loky's kill() can block here)
     writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
-    if writer is not None:
-        writer.close()
+    handle = getattr(writer, "_handle", None)
+    if handle is not None:
+        # Not writer.close(): it closes the descriptor before it forgets it, and loky's
+        # manager thread, woken by that very close, closes the same writer in between and
+        # fails with EBADF. Forgotten first, the writer's later close() does nothing.
+        writer._handle = None
+        os.close(handle)
 
 
 def _result(future: Future[pa.Table], chunk: int) -> pa.Table:
