@@ -89,9 +89,14 @@ def play_out(
 
 def spec_string(name: str, params: dict[str, object], defaults: dict[str, object]) -> str:
     """``name`` plus the parameters that differ from their defaults: ``greedy`` or
-    ``greedy:sharpness=3,opponents=mean`` (floats as ``%g``), as a registry parses it back."""
+    ``greedy:sharpness=3,opponents=mean`` (floats as ``%g``, booleans as ``true``/``false``), as
+    a registry parses it back."""
     parts = [
-        f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+        f"{k}={str(v).lower()}"
+        if isinstance(v, bool)
+        else f"{k}={v:g}"
+        if isinstance(v, float)
+        else f"{k}={v}"
         for k, v in params.items()
         if v != defaults[k]
     ]

@@ -21,7 +21,9 @@ path. After the budget the agent plays the root's most visited action.
 Gumbel MuZero's root): instead of UCB1, the root's actions are all tried from the same
 determinisations (common random numbers: the same hidden cards and dice for each), the worse
 half dropped, and so on until one is left, the budget spread evenly over the ``log2(k)``
-rounds; below each root action the tree grows as above. Compared on the same determinisations,
+rounds; below each root action the tree grows as above (or, where the agent judges the decision
+*flat*, the playout policy simply plays on from each root action: no tree, no random
+expansions below the root; see the Catan agents' ``flat``). Compared on the same determinisations,
 two actions' difference no longer carries the luck they share, which matters where a game's
 outcome is mostly luck (4-player Catan). Its budget is ``playouts`` (``seconds`` applies to
 ``root=ucb`` only).
@@ -59,6 +61,13 @@ class Node:
         self.visits = 0
         self.avail = 0
         self.total = [0.0] * n_players
+
+    def add(self, reward: list[float]) -> None:
+        """Count one iteration through this node that ended with ``reward`` (per seat)."""
+        self.visits += 1
+        total = self.total
+        for q in range(len(total)):
+            total[q] += reward[q]
 
 
 class SearchAgent(Agent):
@@ -184,9 +193,7 @@ class SearchAgent(Agent):
         while True:
             self._iterate(root, self.determinise(game), players)
             done += 1
-            if (deadline and time.perf_counter() >= deadline) or (
-                not deadline and done >= budget
-            ):
+            if (deadline and time.perf_counter() >= deadline) or (not deadline and done >= budget):
                 break
         me = self.seat
 
@@ -207,17 +214,28 @@ class SearchAgent(Agent):
         children = {a: Node(n) for a in legal}  # each iteration from one adds to its totals
         left = list(legal)
         rounds = math.ceil(math.log2(len(left)))
+        flat = self.judged_flat(game)
         for _ in range(rounds):
             for _ in range(max(1, budget // (len(left) * rounds))):
                 shared = self.determinise(game)
                 for a in left:
                     copy = self.copy(shared)
                     copy.step(a)
-                    self._iterate(children[a], copy, players)
+                    if flat:
+                        self._play_out(copy, players)
+                        children[a].add(self.outcome(copy))
+                    else:
+                        self._iterate(children[a], copy, players)
             # stable: ties keep legal order
             left.sort(key=lambda a: -children[a].total[me] / children[a].visits)
             left = left[: math.ceil(len(left) / 2)]
         return left[0]
+
+    def judged_flat(self, game: Any) -> bool:
+        """Whether, at this decision, sequential halving judges each root action by play-outs
+        alone (the playout policy plays on from it, no tree below it): False here; a game's
+        agent may say otherwise (the Catan agents' ``flat``)."""
+        return False
 
     def copy(self, game: Any) -> Any:
         """An independent copy of a determinisation, its random streams copied too (each root
@@ -271,10 +289,7 @@ class SearchAgent(Agent):
         self._play_out(game, players)
         reward = self.outcome(game)
         for visited in path:
-            visited.visits += 1
-            total = visited.total
-            for q in range(len(total)):
-                total[q] += reward[q]
+            visited.add(reward)
         return reward
 
     def _play_out(self, game: Any, players: list[Agent]) -> None:

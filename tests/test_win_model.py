@@ -220,6 +220,8 @@ def test_value_search_never_weighs_two_cards_for_one(monkeypatch):
         "mcts-value:playouts=0",
         "mcts:horizon=4,policy=random",
         "mcts-value:horizon=2.5",
+        "mcts-value:flat=2",
+        "mcts:flat=true,root=ucb",
     ],
 )
 def test_bad_value_search_parameters_are_refused(spec):
@@ -228,8 +230,42 @@ def test_bad_value_search_parameters_are_refused(spec):
 
 
 @pytest.mark.parametrize(
-    "spec", ["mcts-value", "mcts-value:horizon=4", "mcts:search=all,horizon=8"]
+    "spec",
+    [
+        "mcts-value",
+        "mcts-value:horizon=4",
+        "mcts:search=all,horizon=8",
+        "mcts-value:flat=false",
+        "mcts:search=all,flat=true",
+    ],
 )
 def test_value_search_specs_round_trip(spec):
     agent = parse_agent_spec(spec)
     assert parse_agent_spec(agent.spec).spec == agent.spec == spec
+
+
+@pytest.mark.parametrize("flat", [True, False])
+def test_flat_judges_turn_decisions_by_play_outs_alone(flat, monkeypatch):
+    """With ``flat``, no tree grows below the root's actions at a decision after the
+    placements (each is judged by the policy playing on); without it, one does. The
+    placements keep their tree either way."""
+    from ludolab.envs.search import SearchAgent
+
+    game = _played(6, 20)
+    greedy = make_agent("greedy")
+    greedy.reset(game.acting, 6)
+    while len(game.legal_actions()) < 2:
+        game.step(greedy.act(game, game.legal_actions()))
+    agent = parse_agent_spec(f"mcts-value:playouts=24,flat={str(flat).lower()}")
+    agent.reset(game.acting, 6)
+    iterations = []
+    iterate = SearchAgent._iterate
+
+    def watched(self, root, g, players):
+        iterations.append(root)
+        return iterate(self, root, g, players)
+
+    monkeypatch.setattr(SearchAgent, "_iterate", watched)
+    action = agent.act(game, game.legal_actions())
+    assert action in game.legal_actions()
+    assert (not iterations) == flat
