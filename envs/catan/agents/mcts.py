@@ -274,12 +274,13 @@ class ValueMCTSAgent(MCTSAgent):
     8,000; 200 games each). Its turn decisions are judged ``flat``: each root action by the
     greedy policy playing on from it. With a tree below each root action instead (its first
     default, ``flat=false``) it won 43.8% [39.0%, 48.6%] of 400 games against three greedy at
-    3.0 CPU s a game, and 41.2% [36.5%, 46.1%] with twice the budget in turn: more play-outs
-    did not help, because with a few dozen iterations per root action the tree's random
-    expansions of the decisions that follow it (the rest of the turn, the other seats') weigh
-    on the action's value. Judged flat, it won 56.0% [51.1%, 60.8%] of the same 400 games at
-    2.6 CPU s (benchmarks/agent_strength.py, match catan-mcts-value-vs-greedy; README,
-    "A stronger Catan search"). Domestic offers of two
+    3.0 CPU s a game, and 41.2% [36.5%, 46.1%] with twice the budget in turn. More play-outs did
+    not help, we think because with a few dozen iterations per root action the tree's random
+    expansions of the decisions that follow it (the rest of the turn, the other seats') weigh on
+    the action's value. Judged flat, it won 56.0% [51.1%, 60.8%] of 400 games on the same boards
+    and dice at 2.6 CPU s, and 55.5% [50.6%, 60.3%] on others (``--seed 1``;
+    benchmarks/agent_strength.py, match catan-mcts-value-vs-greedy; README, "A stronger Catan
+    search"). Domestic offers of two
     cards for one are not among its choices: a greedy agent that takes an offer takes it
     whatever it is given, so one card for one asks the same of it for less. Discards and
     answers to offers follow the greedy policy.
