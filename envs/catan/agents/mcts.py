@@ -90,10 +90,10 @@ class MCTSAgent(SearchAgent, Agent):
     (0, the default: play to the end; see the module docstring); ``flat``: judge each decision
     after the placements by play-outs alone from each root action (the playout policy plays on;
     no tree with random expansions below the root), with ``root=halving`` (default false).
-    Default ``setup``: the
-    placements decide much of a game, and there the search beats the greedy policy
-    (benchmarks/agent_strength.py); searching the main phase or the robber as well costs many
-    times the time per game, and at the budgets tried neither beat placements-only search.
+    Default ``setup``: the placements decide much of a game, and there the search beats the
+    greedy policy (benchmarks/agent_strength.py); searching the main phase or the robber as
+    well costs many times the time per game, and at the budgets tried neither beat
+    placements-only search.
     """
 
     name = "mcts"
@@ -280,10 +280,9 @@ class ValueMCTSAgent(MCTSAgent):
     the action's value. Judged flat, it won 56.0% [51.1%, 60.8%] of 400 games on the same boards
     and dice at 2.6 CPU s, and 55.5% [50.6%, 60.3%] on others (``--seed 1``;
     benchmarks/agent_strength.py, match catan-mcts-value-vs-greedy; README, "A stronger Catan
-    search"). Domestic offers of two
-    cards for one are not among its choices: a greedy agent that takes an offer takes it
-    whatever it is given, so one card for one asks the same of it for less. Discards and
-    answers to offers follow the greedy policy.
+    search"). Domestic offers of two cards for one are not among its choices: a greedy agent
+    that takes an offer takes it whatever it is given, so one card for one asks the same of it
+    for less. Discards and answers to offers follow the greedy policy.
     """
 
     name = "mcts-value"
