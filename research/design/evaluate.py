@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from ludolab.envs.catan.board import Board
 from ludolab.research.catan.constraint_set import ConstraintSetError
 from ludolab.research.catan.generate import generate_boards
 from ludolab.research.catan.samplers import SamplingError
@@ -30,6 +31,7 @@ from ludolab.research.design.spec import DesignSpec, Objective
 from ludolab.research.experiment.backends import run_dask, run_local
 from ludolab.research.experiment.config import (
     ConfigError,
+    ExperimentConfig,
     GamePlan,
     parse_experiment,
     setup_seed,
@@ -41,6 +43,8 @@ from ludolab.research.solve import SolveError
 
 CANDIDATE = "candidate"
 """Every candidate's condition name: its setup seed (a function of the name) is then shared."""
+Z95 = 1.959964
+"""The normal quantile of a two-sided 95% interval."""
 _RUNG_TAG = 0x6465_7369_676E  # "design": keeps rung seeds apart from plan pilots' seeds
 
 
@@ -52,6 +56,13 @@ class Infeasible(Exception):
 def rung_seed(seed: int, rung: int) -> int:
     """Rung ``rung``'s master seed: ``SeedSequence([seed, tag, rung])``'s first 32 bits."""
     return int(np.random.SeedSequence([seed, _RUNG_TAG, rung]).generate_state(1)[0])
+
+
+def write_parquet(frame: pd.DataFrame, path: Path) -> None:
+    """``frame`` to ``path`` as Parquet, whole or not at all (a temporary file renamed)."""
+    tmp = path.with_suffix(".tmp")
+    frame.to_parquet(tmp, index=False)
+    tmp.replace(path)
 
 
 def set_file(spec: DesignSpec, off: tuple[str, ...], folder: Path) -> str | None:
@@ -82,17 +93,12 @@ class RungGames:
     sampler: str
 
 
-def play_rung(
-    spec: DesignSpec,
-    values: Mapping[str, Any],
-    rung: int,
-    folder: Path,
-    *,
-    workers: int = 1,
-    client: Any = None,
-) -> RungGames:
-    """Play rung ``rung`` of the candidate with parameter ``values`` (see the module
-    docstring). Raises :class:`Infeasible` when its setups cannot be drawn."""
+def rung_boards(
+    spec: DesignSpec, values: Mapping[str, Any], rung: int, folder: Path
+) -> tuple[ExperimentConfig, list[Board], str]:
+    """Rung ``rung`` of the candidate with parameter ``values``: its one-condition config, its
+    boards (from the shared setup seed) and the sampler's method (e.g. ``uniform
+    (rejection)``). Raises :class:`Infeasible` when its setups cannot be drawn."""
     _, _, off = spec.split(values)
     condition = spec.condition(values, CANDIDATE, set_file(spec, off, folder))
     data = spec.experiment_data(
@@ -116,10 +122,28 @@ def play_rung(
         )
     except (SamplingError, ConstraintSetError, SolveError) as exc:
         raise Infeasible(str(exc)) from None
+    sampler = cond.sampler
+    if report.method and report.method != cond.sampler:
+        sampler = f"{cond.sampler} ({report.method})"
+    return config, list(boards), sampler
+
+
+def play_rung(
+    spec: DesignSpec,
+    values: Mapping[str, Any],
+    rung: int,
+    folder: Path,
+    *,
+    workers: int = 1,
+    client: Any = None,
+) -> RungGames:
+    """Play rung ``rung`` of the candidate with parameter ``values`` (see the module
+    docstring). Raises :class:`Infeasible` when its setups cannot be drawn."""
+    config, boards, sampler = rung_boards(spec, values, rung, folder)
     plan = GamePlan(config)
     ranges = chunk_ranges(len(plan), config.chunk_size)
-    options = {CANDIDATE: cond.options or config.options}
-    setups = {CANDIDATE: list(boards)}
+    options = {CANDIDATE: config.conditions[0].options or config.options}
+    setups: dict[str, list[Any]] = {CANDIDATE: boards}
     tasks = (
         make_task(c, config.game, options, plan.games(ranges[c]), setups)
         for c in range(len(ranges))
@@ -129,9 +153,6 @@ def play_rung(
     table = pa.concat_tables([tables[c] for c in sorted(tables)])
     games = per_game_metrics(table, config.game)
     games.insert(0, "rung", rung)
-    sampler = cond.sampler
-    if report.method and report.method != cond.sampler:
-        sampler = f"{cond.sampler} ({report.method})"
     return RungGames(rung, games, sampler)
 
 
@@ -148,7 +169,7 @@ class Estimate:
     setups: int
     games: int
 
-    def interval(self, z: float = 1.959964) -> tuple[float, float]:
+    def interval(self, z: float = Z95) -> tuple[float, float]:
         """The normal 95% interval (``z`` for another level)."""
         return self.mean - z * self.se, self.mean + z * self.se
 
@@ -161,10 +182,7 @@ def setup_means(games: pd.DataFrame, column: str) -> pd.Series:
 
 def estimate(games: pd.DataFrame, objective: Objective) -> Estimate:
     """The objective metric's mean over ``games`` with its setup-level standard error."""
-    means = setup_means(games, objective.column).dropna()
-    n = len(means)
-    se = float(means.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-    return Estimate(float(means.mean()) if n else math.nan, se, n, len(games))
+    return _mean_of(setup_means(games, objective.column).dropna(), len(games))
 
 
 def paired_difference(
@@ -175,7 +193,11 @@ def paired_difference(
     the paired differences."""
     a = setup_means(games, objective.column)
     b = setup_means(baseline, objective.column)
-    d = (a - b).dropna()
-    n = len(d)
-    se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-    return Estimate(float(d.mean()) if n else math.nan, se, n, int(len(games)))
+    return _mean_of((a - b).dropna(), len(games))
+
+
+def _mean_of(values: pd.Series, games: int) -> Estimate:
+    """The mean of per-setup ``values`` and its standard error (NaN where undefined)."""
+    n = len(values)
+    se = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    return Estimate(float(values.mean()) if n else math.nan, se, n, games)

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from ludolab.research.design.confirm import Confirmed
-from ludolab.research.design.evaluate import CANDIDATE, estimate, rung_seed
+from ludolab.research.design.evaluate import Z95, estimate, rung_boards
 from ludolab.research.design.figures import (
     boards_figure,
     history_figure,
@@ -22,13 +22,13 @@ from ludolab.research.design.spec import DesignSpec
 from ludolab.research.files import write_text
 from ludolab.research.markdown import pipe_table
 
-Z95 = 1.959964
 
-
-def _interval(mean: float, se: float) -> str:
+def _interval(mean: float, se: float, sign: str = "+") -> str:
+    """``mean [low, high]``, the normal 95% interval (the mean alone without a standard
+    error); ``sign="+"`` writes every sign, ``""`` only minus signs."""
     if not math.isfinite(se):
-        return f"{mean:+.3f}"
-    return f"{mean:+.3f} [{mean - Z95 * se:+.3f}, {mean + Z95 * se:+.3f}]"
+        return f"{mean:{sign}.3f}"
+    return f"{mean:{sign}.3f} [{mean - Z95 * se:{sign}.3f}, {mean + Z95 * se:{sign}.3f}]"
 
 
 def importances(study: Any, spec: DesignSpec) -> dict[str, dict[str, float]]:
@@ -60,28 +60,7 @@ def importances(study: Any, spec: DesignSpec) -> dict[str, dict[str, float]]:
 
 def best_boards(spec: DesignSpec, folder: Path, params: dict[str, Any], n: int = 4) -> list[Any]:
     """The first ``n`` boards of the candidate's rung 0, drawn again from the same seed."""
-    from ludolab.research.catan.generate import generate_boards
-    from ludolab.research.design.evaluate import set_file
-    from ludolab.research.experiment.config import parse_experiment, setup_seed
-
-    _, _, off = spec.split(params)
-    cond = spec.condition(params, CANDIDATE, set_file(spec, off, folder))
-    data = spec.experiment_data(
-        [cond],
-        seed=rung_seed(spec.seed, 0),
-        boards=spec.setups,
-        games_per_board=spec.games_per_setup,
-    )
-    config = parse_experiment(data, spec.label, spec.base)
-    c = config.conditions[0]
-    boards, _ = generate_boards(
-        c.constraint_set,
-        config.setups,
-        c.sampler,  # type: ignore[arg-type]
-        setup_seed(config, CANDIDATE),
-        time_limit=spec.sampling_seconds,
-    )
-    return list(boards)[:n]
+    return rung_boards(spec, params, 0, folder)[1][:n]
 
 
 def write_report(
@@ -170,16 +149,13 @@ def write_report(
         for _, r in ranked.iterrows():
             cells = [str(int(r["number"])), *[str(r.get(p.name, "")) for p in spec.parameters]]
             for o in spec.objectives:
-                m, se = r[f"mean:{o.metric}"], r[f"se:{o.metric}"]
-                cells.append(f"{m:.3f} [{m - Z95 * se:.3f}, {m + Z95 * se:.3f}]")
+                cells.append(_interval(r[f"mean:{o.metric}"], r[f"se:{o.metric}"], ""))
             rows.append(cells)
         shipped = spec.baseline_values()
         base_cells = ["baseline", *[str(shipped[p.name]) for p in spec.parameters]]
         for o in spec.objectives:
             e = estimate(baseline, o)
-            base_cells.append(
-                f"{e.mean:.3f} [{e.mean - Z95 * e.se:.3f}, {e.mean + Z95 * e.se:.3f}]"
-            )
+            base_cells.append(_interval(e.mean, e.se, ""))
         rows.append(base_cells)
         lines += [
             f"{which} (the search's estimates, which favour the winners: see the "

@@ -31,7 +31,12 @@ from ludolab.research.design.confirm import (
     read_confirmed,
     write_config,
 )
-from ludolab.research.design.evaluate import estimate, paired_difference, play_rung
+from ludolab.research.design.evaluate import (
+    estimate,
+    paired_difference,
+    play_rung,
+    write_parquet,
+)
 from ludolab.research.design.search import best_trials, search, trials_frame, write_summary
 from ludolab.research.design.spec import DesignSpec, load_design
 from ludolab.research.experiment.backends import connect_dask
@@ -159,9 +164,7 @@ def _baseline_games(
     say(f"baseline: {spec.rungs} rung(s) of {spec.setups} setups")
     frames = [play(dict(spec.baseline), r).games for r in range(spec.rungs)]
     games = pd.concat(frames, ignore_index=True)
-    tmp = path.with_suffix(".tmp")
-    games.to_parquet(tmp, index=False)
-    tmp.replace(path)
+    write_parquet(games, path)
     return games
 
 

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ludolab.research.design.evaluate import Infeasible, RungGames, estimate
+from ludolab.research.design.evaluate import Infeasible, RungGames, estimate, write_parquet
 from ludolab.research.design.spec import DesignSpec, Parameter
 from ludolab.research.files import write_json
 
@@ -238,7 +238,7 @@ def search(
             study.tell(trial, baseline_scores)
             say(f"trial {trial.number} ({shown}): infeasible ({trial.user_attrs[INFEASIBLE]})")
             continue
-        _write_parquet(games, trials_dir / f"{trial.number:04d}.parquet")
+        write_parquet(games, trials_dir / f"{trial.number:04d}.parquet")
         if state == "pruned":
             study.tell(trial, state=TrialState.PRUNED)
         else:
@@ -249,12 +249,6 @@ def search(
         say(f"trial {trial.number} ({shown}): {state}, {means}, {len(games)} games")
     say(f"search stopped: budget of {why} reached")
     return study
-
-
-def _write_parquet(frame: pd.DataFrame, path: Path) -> None:
-    tmp = path.with_suffix(".tmp")
-    frame.to_parquet(tmp, index=False)
-    tmp.replace(path)
 
 
 def trials_frame(study: Any, spec: DesignSpec) -> pd.DataFrame:
