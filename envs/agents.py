@@ -87,19 +87,20 @@ def play_out(
         step(forced if forced >= 0 else agents[game.acting].act(game, legal_actions()))
 
 
+def _spec_value(value: object) -> str:
+    """One parameter's value as a spec writes it (``true``/``false``, floats as ``%g``)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
 def spec_string(name: str, params: dict[str, object], defaults: dict[str, object]) -> str:
     """``name`` plus the parameters that differ from their defaults: ``greedy`` or
     ``greedy:sharpness=3,opponents=mean`` (floats as ``%g``, booleans as ``true``/``false``), as
     a registry parses it back."""
-    parts = [
-        f"{k}={str(v).lower()}"
-        if isinstance(v, bool)
-        else f"{k}={v:g}"
-        if isinstance(v, float)
-        else f"{k}={v}"
-        for k, v in params.items()
-        if v != defaults[k]
-    ]
+    parts = [f"{k}={_spec_value(v)}" for k, v in params.items() if v != defaults[k]]
     return name + (":" + ",".join(parts) if parts else "")
 
 

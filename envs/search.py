@@ -23,7 +23,7 @@ determinisations (common random numbers: the same hidden cards and dice for each
 half dropped, and so on until one is left, the budget spread evenly over the ``log2(k)``
 rounds; below each root action the tree grows as above (or, where the agent judges the decision
 *flat*, the playout policy simply plays on from each root action: no tree, no random
-expansions below the root; see the Catan agents' ``flat``). Compared on the same determinisations,
+expansions below the root; parameter ``flat``). Compared on the same determinisations,
 two actions' difference no longer carries the luck they share, which matters where a game's
 outcome is mostly luck (4-player Catan). Its budget is ``playouts`` (``seconds`` applies to
 ``root=ucb`` only).
@@ -79,7 +79,9 @@ class SearchAgent(Agent):
     are in [0, 1]); ``policy`` the playout policy, a registry name of the same game
     (``random``, ``greedy``, ...); ``widen`` the progressive-widening constant (0 = off);
     ``root`` how the root's action is chosen, ``ucb`` (most visited) or ``halving``
-    (sequential halving; see the module docstring).
+    (sequential halving; see the module docstring); ``flat`` (with ``root=halving``) judge each
+    root action by play-outs alone, the playout policy playing on from it with no tree below
+    it (a game's agent may keep some decisions out: :meth:`judged_flat`).
     """
 
     name = "mcts"
@@ -91,6 +93,7 @@ class SearchAgent(Agent):
         "policy": "greedy",
         "widen": 1.0,
         "root": "ucb",
+        "flat": False,
     }
 
     def __init__(
@@ -101,6 +104,7 @@ class SearchAgent(Agent):
         policy: str = "greedy",
         widen: float = 1.0,
         root: str = "ucb",
+        flat: bool = False,
     ) -> None:
         super().__init__()
         if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
@@ -118,8 +122,13 @@ class SearchAgent(Agent):
             raise ValueError(f"root must be ucb or halving, got {root!r}")
         if root == "halving" and seconds:
             raise ValueError("seconds applies to root=ucb; with root=halving give playouts")
+        if not isinstance(flat, bool):
+            raise ValueError(f"flat must be true or false, got {flat!r}")
+        if flat and root != "halving":
+            raise ValueError("flat applies to root=halving (the root's actions compared flat)")
         self.widen = float(widen)
         self.root = root
+        self.flat = flat
         self._players: list[Agent] = []
         self._policy_seeds: list[int] = []  # what each of _players was reset with
 
@@ -136,6 +145,7 @@ class SearchAgent(Agent):
             "policy": self.policy,
             "widen": self.widen,
             "root": self.root,
+            "flat": self.flat,
         }
 
     # -- the game-specific part -------------------------------------------------------------
@@ -233,9 +243,9 @@ class SearchAgent(Agent):
 
     def judged_flat(self, game: Any) -> bool:
         """Whether, at this decision, sequential halving judges each root action by play-outs
-        alone (the playout policy plays on from it, no tree below it): False here; a game's
-        agent may say otherwise (the Catan agents' ``flat``)."""
-        return False
+        alone (the playout policy plays on from it, no tree below it): ``flat`` here; a game's
+        agent may keep some decisions out (Catan's placements)."""
+        return self.flat
 
     def copy(self, game: Any) -> Any:
         """An independent copy of a determinisation, its random streams copied too (each root

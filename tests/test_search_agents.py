@@ -396,3 +396,27 @@ def test_gallery_determinisation_ignores_what_an_opponent_put_face_down():
         assert outs[0] == outs[1]
         return
     pytest.fail("no position with an opponent's face-down card")
+
+
+def test_gallery_search_agent_judges_flat_when_asked(monkeypatch):
+    """``flat=true`` (shared with Catan's agents) grows no tree below the root's actions; the
+    default does; ``flat`` needs ``root=halving``."""
+    from ludolab.envs.search import SearchAgent
+
+    with pytest.raises(AgentSpecError):
+        parse_gallery("mcts:flat=true,root=ucb")
+    game = _gallery_position(2, GalleryOptions(), False)
+    iterate = SearchAgent._iterate
+    for flat in (True, False):
+        agent = parse_gallery(f"mcts:playouts=16,flat={str(flat).lower()}")
+        assert parse_gallery(agent.spec).spec == agent.spec
+        agent.reset(0, 2)
+        roots = []
+
+        def watched(self, root, g, players, roots=roots):
+            roots.append(root)
+            return iterate(self, root, g, players)
+
+        monkeypatch.setattr(SearchAgent, "_iterate", watched)
+        assert agent.act(game, game.legal_actions()) in game.legal_actions()
+        assert (not roots) == flat

@@ -106,7 +106,6 @@ class MCTSAgent(SearchAgent, Agent):
         "candidates": 10,
         "setup_playouts": 0,
         "horizon": 0,
-        "flat": False,
     }
     lazy_legal = True  # decisions it does not search go to its policy agent, which is lazy
 
@@ -124,12 +123,7 @@ class MCTSAgent(SearchAgent, Agent):
         horizon: int = 0,
         flat: bool = False,
     ) -> None:
-        super().__init__(playouts, seconds, c, policy, widen, root)
-        if not isinstance(flat, bool):
-            raise ValueError(f"flat must be true or false, got {flat!r}")
-        if flat and root != "halving":
-            raise ValueError("flat applies to root=halving (the root's actions compared flat)")
-        self.flat = flat
+        super().__init__(playouts, seconds, c, policy, widen, root, flat)
         for key, value in (
             ("candidates", candidates),
             ("setup_playouts", setup_playouts),
@@ -156,13 +150,15 @@ class MCTSAgent(SearchAgent, Agent):
         self._ranker: Any = None
 
     def _parameters(self) -> dict[str, object]:
+        shared = super()._parameters()
+        flat = shared.pop("flat")  # last, where the specs already written have it
         return {
-            **super()._parameters(),
+            **shared,
             "search": self.search,
             "candidates": self.candidates,
             "setup_playouts": self.setup_playouts,
             "horizon": self.horizon,
-            "flat": self.flat,
+            "flat": flat,
         }
 
     def reset(self, seat: int, seed: int) -> None:
@@ -187,7 +183,7 @@ class MCTSAgent(SearchAgent, Agent):
         return super().act(game, legal)
 
     def judged_flat(self, game: Any) -> bool:
-        return self.flat and game.phase not in DECISIONS["setup"]
+        return super().judged_flat(game) and game.phase not in DECISIONS["setup"]
 
     def budget(self, game: Game) -> int:
         if self.setup_playouts and game.phase in DECISIONS["setup"]:

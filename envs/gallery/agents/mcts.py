@@ -40,9 +40,9 @@ class MCTSAgent(SearchAgent, Agent):
     :class:`ludolab.envs.search.SearchAgent`. Against the ``lookahead`` agent, two players
     (benchmarks/agent_strength.py, match gallery-mcts-vs-lookahead): halving at 1,000
     play-outs won 273 of 400 games (68.2%), at 400 play-outs 120 of 200, at 200 46%; UCB at 200
-    about half. Judging each root action flat instead (no tree below it, as the Catan
-    ``mcts-value`` does) won 99 of 200 at 400 play-outs (seed 1; the tree's 120 of 200 was
-    seed 0), so here the tree stays."""
+    about half. Judging each root action flat instead (``flat=true``: no tree below it, as the
+    Catan ``mcts-value`` does) won 99 of 200 at 400 play-outs (seed 1; the tree's 120 of 200
+    was seed 0), so here the tree stays."""
 
     name = "mcts"
     policies = tuple(_POLICIES)
@@ -56,8 +56,9 @@ class MCTSAgent(SearchAgent, Agent):
         policy: str = "greedy",
         widen: float = 1.0,
         root: str = "halving",
+        flat: bool = False,
     ) -> None:
-        super().__init__(playouts, seconds, c, policy, widen, root)
+        super().__init__(playouts, seconds, c, policy, widen, root, flat)
 
     def make_policy(self, name: str) -> Agent:
         return _POLICIES[name]()
