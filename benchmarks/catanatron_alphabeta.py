@@ -110,7 +110,9 @@ def main(argv: list[str] | None = None) -> int:
         env={"PYTHONPATH": str(args.source / PACKAGE.parent), "PATH": "/usr/bin:/bin"},
     )
     if done.returncode != 0:
-        print(f"catanatron_alphabeta.py: the games failed (exit {done.returncode})")
+        print(
+            f"catanatron_alphabeta.py: the games failed (exit {done.returncode})", file=sys.stderr
+        )
         return 1
     result = json.loads(done.stdout)
     n, k = result["games"], result["wins"]
