@@ -115,7 +115,10 @@ def test_a_run_reports_its_findings_across_skill(tmp_path):
     )
     report = (result.path / "report.md").read_text()
     assert "**Across skill** (mixed < greedy, least skilled first)" in report
-    assert f"**turns**, random vs official: **{skill['verdict'].iloc[0]}**" in report
+    # A claim is in bold; "no change detected" claims nothing and is not.
+    verdict = skill["verdict"].iloc[0]
+    said = verdict if verdict == "no change detected" else f"**{verdict}**"
+    assert f"**turns**, random vs official: {said}. Effect per lineup" in report
 
 
 def test_ludolab_run_names_its_report_once(tmp_path, capsys):

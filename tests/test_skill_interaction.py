@@ -1,46 +1,177 @@
-"""The condition x skill interaction (research/stats/interaction.py) on planted data: an effect
-present for one lineup only is reported as such, growing, shrinking and reversing effects are
-told apart, and lineups that differ only by chance show no interaction in A/A runs."""
+"""Findings across skill (research/stats/interaction.py, research/experiment/skill.py).
+
+On planted data: an effect given to one lineup only, and an effect that grows with skill, are
+reported as such at the power the design states; identical conditions (A/A) rarely show an
+interaction, with binary, discrete and continuous metrics, paired and unpaired; and no verdict
+claims an effect that the report's corrected main comparisons do not find."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from ludolab.research.stats.interaction import skill_interaction, skill_verdict, skill_weights
+import ludolab.research.experiment.analysis as analysis
+from ludolab.research.experiment.analysis import RunData, compare, skill_analysis
+from ludolab.research.stats.interaction import (
+    CHANGES,
+    GROWS,
+    HOLDS,
+    NO_CHANGE,
+    NOT_DETECTED,
+    REVERSES,
+    SHRINKS,
+    LineupEffect,
+    SkillChange,
+    skill_interaction,
+    skill_verdict,
+    skill_weights,
+    states_an_interaction,
+)
+from ludolab.research.stats.mixed import MIXED_COLUMNS
 from ludolab.research.stats.multiple import adjust_pvalues
+from ludolab.research.stats.power import minimum_detectable_difference
+
+ASSERTS_AN_EFFECT = (HOLDS, GROWS, SHRINKS, REVERSES, "present for ")
 
 
-def planted(
-    effects: dict[str, float],
-    seed: int,
-    setups: int = 100,
-    board_sd: float = 6.0,
-    noise_sd: float = 2.0,
+@pytest.fixture(autouse=True)
+def no_mixed_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mixed model is a sensitivity check of the main comparisons, never a finding, and
+    no part of the skill analysis: skip its fits for speed."""
+
+    def nan_contrasts(games, metric, pairs, **_):  # type: ignore[no-untyped-def]
+        rows = [(c1, c2, np.nan, np.nan, np.nan, np.nan) for c1, c2 in pairs]
+        return pd.DataFrame(rows, columns=MIXED_COLUMNS), ""
+
+    monkeypatch.setattr(analysis, "mixed_contrasts", nan_contrasts)
+
+
+def planted_run(
+    rng: np.random.Generator,
+    effects: dict[str, dict[str, float]],
+    *,
+    setups: int = 40,
+    games: int = 4,
+    kind: str = "continuous",
     paired: bool = True,
-) -> pd.DataFrame:
-    """Setup means of a metric for conditions ``base`` and ``cond`` under the lineups of
-    ``effects`` (lineup -> the condition's true effect for it): a mean per lineup, a board
-    effect shared by every lineup on a board (and, paired, a seed effect shared by setup
-    index across conditions), and independent noise per lineup and setup."""
-    rng = np.random.default_rng(seed)
-    seeds = rng.normal(0, board_sd, setups)
+    board_sd: float = 0.5,
+    lineup_sd: float = 1.0,
+    noise_sd: float = 2.0,
+    margin: float | None = None,
+) -> RunData:
+    """A finished run of planted games. ``effects``: condition -> lineup -> the condition's true
+    effect for that lineup (the baseline ``base`` has none); lineups in skill order.
+
+    Per game: a lineup mean, the condition's effect, a board effect shared by every lineup on a
+    board, a board x lineup effect (``lineup_sd``), a seed effect shared by every game with that
+    seed (paired: by setup index and game across conditions and lineups), and noise. ``kind``:
+    ``continuous`` (that sum), ``discrete`` (a Poisson count with that mean plus 20) or
+    ``binary`` (a win with probability 0.3 plus a twentieth of it, clipped to [0.02, 0.98])."""
+    conditions = ["base", *effects]
+    lineups = list(next(iter(effects.values())))
+    shared = rng.normal(0, noise_sd / 2, (setups, games))
     rows = []
-    for condition in ("base", "cond"):
+    for c in conditions:
         boards = rng.normal(0, board_sd, setups)
-        for i, (lineup, effect) in enumerate(effects.items()):
-            shift = 60.0 + 5 * i + (effect if condition == "cond" else 0.0)
-            noise = rng.normal(0, noise_sd, setups)
-            y = shift + boards + (seeds if paired else 0.0) + noise
-            rows += [(lineup, condition, s, y[s]) for s in range(setups)]
-    return pd.DataFrame(rows, columns=["lineup", "condition", "setup", "turns"])
+        seeds = shared if paired else rng.normal(0, noise_sd / 2, (setups, games))
+        for i, lineup in enumerate(lineups):
+            shift = 2.0 * i + (effects[c][lineup] if c != "base" else 0.0)
+            y = (
+                shift
+                + boards[:, None]
+                + rng.normal(0, lineup_sd, setups)[:, None]
+                + seeds
+                + rng.normal(0, noise_sd / 2, (setups, games))
+            )
+            if kind == "discrete":
+                y = rng.poisson(np.maximum(y + 20.0, 0.1)).astype(float)
+            elif kind == "binary":
+                y = (rng.random(y.shape) < np.clip(0.3 + y / 20.0, 0.02, 0.98)).astype(float)
+            for s in range(setups):
+                for g in range(games):
+                    rows.append((lineup, c, s, s * games + g, y[s, g]))
+    per_game = pd.DataFrame(rows, columns=["lineup", "condition", "setup", "seed", "m"])
+    per_game["condition"] = pd.Categorical(per_game["condition"], categories=conditions)
+    config = {
+        "game": "gallery",
+        "seed": int(rng.integers(1 << 30)),
+        "setups": setups,
+        "conditions": [{"name": c} for c in conditions],
+        "lineups": [{"name": x} for x in lineups],
+        "comparisons": {
+            "baseline": "base",
+            "paired": paired,
+            "correction": "holm",
+            "alpha": 0.05,
+            "n_boot": 0,
+            "metrics": ["m"],
+            "skill": lineups,
+            "margins": {} if margin is None else {"m": margin},
+        },
+    }
+    return RunData(Path("."), config, {}, {}, per_game)
 
 
-def verdict_of(means: pd.DataFrame, skill: list[str], paired: bool = True) -> tuple[str, float]:
-    effects, tests = skill_interaction(means, "turns", skill, "base", paired=paired)
-    [test] = tests.itertuples(index=False)
-    return skill_verdict(effects, test.change, test.p, 0.05), test.p
+def analyse_skill(data: RunData) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(main comparisons, effects per lineup, interaction tests) of a run."""
+    _, pairs = compare(data)
+    effects, tests = skill_analysis(data, pairs)
+    return pairs, effects, tests
+
+
+def interaction_sd(lineup_sd: float, noise_sd: float, games: int) -> float:
+    """The sd of a paired setup's interaction contrast under :func:`planted_run` (two lineups):
+    four board x lineup effects and four means of ``games`` noises; the rest cancels."""
+    return 2.0 * float(np.sqrt(lineup_sd**2 + (noise_sd / 2) ** 2 / games))
+
+
+# ------------------------------------------------------------------------------- the words
+
+
+def effects_of(*pairs: tuple[float, str]) -> list[LineupEffect]:
+    """Lineups L0, L1, ... with (effect, status) where status is "found", "equiv" or ""."""
+    return [
+        LineupEffect(f"L{i}", effect, status == "found", status == "equiv")
+        for i, (effect, status) in enumerate(pairs)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("effects", "change", "expected"),
+    [
+        # A detected change.
+        (effects_of((0.1, "equiv"), (4.0, "found")), SkillChange(3.9, True), "present for L1 only"),
+        (effects_of((0.1, ""), (4.0, "found")), SkillChange(3.9, True), GROWS),
+        (effects_of((2.0, "found"), (6.0, "found")), SkillChange(4.0, True), GROWS),
+        (effects_of((-6.0, "found"), (-2.0, "found")), SkillChange(4.0, True), SHRINKS),
+        (effects_of((5.0, "found"), (1.0, "")), SkillChange(-4.0, True), SHRINKS),
+        (effects_of((5.0, "found"), (-5.0, "found")), SkillChange(-10.0, True), REVERSES),
+        (effects_of((5.0, "found"), (0.0, ""), (-5.0, "found")), SkillChange(-10, True), REVERSES),
+        (effects_of((1.0, ""), (-1.0, "")), SkillChange(-2.0, True), CHANGES),
+        # No detected change: an absence is only said through the equivalence test.
+        (effects_of((5.0, "found"), (5.0, "found")), SkillChange(0.0, False, True), HOLDS),
+        (effects_of((5.0, "found"), (5.0, "")), SkillChange(0.0, False, True), HOLDS),
+        (effects_of((5.0, "found"), (5.0, "found")), SkillChange(0.0, False), NOT_DETECTED),
+        (effects_of((0.0, ""), (0.5, "")), SkillChange(0.5, False, True), NO_CHANGE),
+        (effects_of((0.0, ""), (3.0, "")), SkillChange(3.0, False), NOT_DETECTED),
+    ],
+)
+def test_the_words_come_from_the_corrected_tests(effects, change, expected) -> None:
+    assert skill_verdict(effects, change) == expected
+
+
+def test_one_lineups_interval_is_not_a_finding() -> None:
+    """The old rule said 'holds across skill' when some lineup's uncorrected interval excluded
+    zero; the words now depend only on the corrected tests, so an effect that is not a finding
+    in any lineup never 'holds', however the intervals fall."""
+    effects = effects_of((4.0, ""), (4.5, ""))
+    assert skill_verdict(effects, SkillChange(0.5, False)) == NOT_DETECTED
+    assert skill_verdict(effects, SkillChange(0.5, False, True)) == NO_CHANGE
+    assert not states_an_interaction(NO_CHANGE) and not states_an_interaction(NOT_DETECTED)
+    assert states_an_interaction("present for strong only") and states_an_interaction(GROWS)
 
 
 def test_weights_measure_the_rise_from_least_to_most_skilled() -> None:
@@ -52,70 +183,161 @@ def test_weights_measure_the_rise_from_least_to_most_skilled() -> None:
         skill_weights(1)
 
 
-def test_an_effect_present_for_one_lineup_only_is_reported_as_such() -> None:
-    means = planted({"weak": 0.0, "mid": 0.0, "strong": 4.0}, seed=1)
-    verdict, p = verdict_of(means, ["weak", "mid", "strong"])
-    assert p < 0.001 and verdict == "present for strong only"
+# ------------------------------------------------------------------------- planted effects
 
 
 @pytest.mark.parametrize(
-    ("effects", "expected"),
-    [
-        ({"weak": 4.0, "strong": 10.0}, "grows with skill"),
-        ({"weak": -10.0, "strong": -4.0}, "shrinks with skill"),
-        ({"weak": 5.0, "strong": -5.0}, "reverses with skill"),
-        ({"weak": 5.0, "strong": 5.0}, "holds across skill"),
-        ({"weak": 0.0, "strong": 0.0}, "no effect at any skill level"),
-    ],
+    ("weak", "strong", "expected"),
+    [(0.0, 1.0, "present for strong only"), (1.0, 2.0, GROWS)],
+    ids=["one-lineup-only", "grows"],
 )
-def test_growing_shrinking_reversing_and_steady_effects(effects, expected) -> None:
-    assert verdict_of(planted(effects, seed=2), list(effects))[0] == expected
-
-
-def test_unpaired_setups_are_tested_too() -> None:
-    means = planted({"weak": 0.0, "strong": 4.0}, seed=3, paired=False)
-    verdict, p = verdict_of(means, ["weak", "strong"], paired=False)
-    assert p < 0.001 and verdict == "present for strong only"
-
-
-@pytest.mark.parametrize("paired", [True, False])
-def test_lineups_that_differ_by_chance_only_rarely_interact(paired) -> None:
-    """A/A: both lineups have the same true effect; at most 2 of 20 runs find an interaction
-    at the 5% level (about 1 expected)."""
-    found = 0
-    for seed in range(20):
-        means = planted({"a": 3.0, "b": 3.0}, seed=100 + seed, paired=paired)
-        _, tests = skill_interaction(means, "turns", ["a", "b"], "base", paired=paired)
-        found += bool(tests["p"].iloc[0] < 0.05)
-    assert found <= 2
-
-
-def test_identical_lineups_show_no_interaction_at_all() -> None:
-    means = planted({"a": 6.0}, seed=4)
-    twin = means.assign(lineup="b")
-    effects, tests = skill_interaction(
-        pd.concat([means, twin]), "turns", ["a", "b"], "base", paired=True
+def test_planted_interactions_are_reported_at_the_stated_power(weak, strong, expected) -> None:
+    """The planted change is the one the design states it detects with 80% power (the MDE at
+    the family's level, from the planted variances), and the margin (the smallest difference
+    that matters) is that change too. Over 150 runs the change is detected in about 80% of
+    them (at least 70%: 3 standard errors of 150 runs below), and when it is, the verdict says
+    what was planted in at least 80% of them: it also needs the main comparisons, each with
+    its own power (the effect a finding for ``strong``; for ``one lineup only``, ``weak``'s
+    effect also shown within the margin of none: about 0.96 x 0.91 here). A verdict pointing
+    the other way (shrinks, reverses) comes only from a false finding in ``weak``'s main
+    comparison, which its family allows in at most 5% of runs (at most 12 of 150)."""
+    setups, games = 40, 4
+    change = minimum_detectable_difference(
+        interaction_sd(1.0, 2.0, games), setups, alpha=0.05, paired=True
     )
+    rng = np.random.default_rng(47)
+    detected = right = false_weak = 0
+    runs = 150
+    for _ in range(runs):
+        data = planted_run(
+            rng,
+            {"cond": {"weak": weak * change, "strong": strong * change}},
+            setups=setups,
+            games=games,
+            margin=change,
+        )
+        _, effects, tests = analyse_skill(data)
+        [test] = tests.itertuples(index=False)
+        assert test.mde == pytest.approx(change, rel=0.35)  # what the report states
+        detected += bool(test.significant)
+        right += bool(test.significant) and test.verdict == expected
+        weak_row = effects[effects["lineup"] == "weak"].iloc[0]
+        falsely = weak_row["status"] == "established" and (
+            weak == 0 or np.sign(weak_row["effect"]) != np.sign(weak)
+        )
+        false_weak += bool(falsely)
+        if test.verdict in (SHRINKS, REVERSES):
+            assert falsely, (test.verdict, effects)
+    assert detected >= 0.70 * runs, detected
+    assert right >= 0.80 * detected, (right, detected)
+    assert false_weak <= 12, false_weak
+
+
+def test_an_unpaired_design_and_three_lineups_find_a_planted_change() -> None:
+    rng = np.random.default_rng(3)
+    data = planted_run(
+        rng, {"cond": {"weak": 0.0, "mid": 2.0, "strong": 4.0}}, setups=60, paired=False
+    )
+    pairs, effects, tests = analyse_skill(data)
     [test] = tests.itertuples(index=False)
-    assert test.change == 0 and test.low == test.high == 0 and test.p == 1.0
-    assert skill_verdict(effects, test.change, test.p, 0.05) == "holds across skill"
+    assert test.lineups == "weak < mid < strong" and test.n == test.n_baseline == 60
+    assert test.low < 4.0 < test.high and test.p_adj < 0.001
+    assert test.verdict == GROWS
+    # The effects per lineup are the main comparisons' own rows, in skill order.
+    assert list(effects["lineup"]) == ["weak", "mid", "strong"]
+    strong = pairs[(pairs["lineup"] == "strong") & (pairs["metric"] == "m")].iloc[0]
+    assert effects.iloc[2]["effect"] == strong["diff"] and effects.iloc[2]["status"] == (
+        "established" if strong["significant"] else "not detected"
+    )
 
 
-def test_effects_are_in_the_metrics_unit_with_intervals() -> None:
-    means = planted({"weak": 2.0, "strong": 6.0}, seed=5, setups=400)
-    effects, tests = skill_interaction(means, "turns", ["weak", "strong"], "base", paired=True)
-    by = effects.set_index("lineup")
-    for lineup, true in (("weak", 2.0), ("strong", 6.0)):
-        assert by.loc[lineup, "low"] < true < by.loc[lineup, "high"]
-    test = tests.iloc[0]
-    assert test["low"] < 4.0 < test["high"] and test["n"] == 400
-    # The design detects a change a little under 3 standard errors of it.
-    se = (test["high"] - test["low"]) / (2 * 1.966)
-    assert 2.5 * se < test["mde"] < 3.1 * se
+def test_a_steady_effect_holds_only_with_a_margin() -> None:
+    """The same planted effect for both lineups: with a margin the change is shown within it
+    (holds across skill); without one, the report can only say that none was detected."""
+    rng = np.random.default_rng(5)
+    effects = {"cond": {"weak": 3.0, "strong": 3.0}}
+    with_margin = planted_run(rng, effects, setups=60, margin=2.0)
+    [test] = analyse_skill(with_margin)[2].itertuples(index=False)
+    assert test.equivalent and not test.significant and test.verdict == HOLDS
+    without = planted_run(np.random.default_rng(5), effects, setups=60)
+    [test] = analyse_skill(without)[2].itertuples(index=False)
+    assert np.isnan(test.equivalence_p) and test.verdict == NOT_DETECTED
+    assert test.mde > 0
 
 
-def test_a_family_of_interaction_tests_is_corrected_together() -> None:
-    ps = [verdict_of(planted({"a": 0.0, "b": e}, seed=6 + i), ["a", "b"])[1] for i, e in
-          enumerate([0.0, 0.0, 5.0])]  # fmt: skip
-    adjusted = adjust_pvalues(np.array(ps), "holm")
-    assert adjusted[2] < 0.05 and all(adjusted >= ps)
+def test_too_few_setups_say_so() -> None:
+    """With 4 paired setups the smallest p-value of the sign-flip test is 2 / 16: no change is
+    detectable at any level below it, and the table gives no MDE."""
+    rng = np.random.default_rng(7)
+    data = planted_run(rng, {"cond": {"weak": 0.0, "strong": 50.0}}, setups=4)
+    [test] = analyse_skill(data)[2].itertuples(index=False)
+    assert test.smallest_p == pytest.approx(2 / 16) and test.p >= 2 / 16
+    assert np.isnan(test.mde) and not test.significant
+
+
+# --------------------------------------------------------------------------------- the null
+
+
+@pytest.mark.parametrize("paired", [True, False], ids=["paired", "unpaired"])
+@pytest.mark.parametrize("kind", ["binary", "discrete", "continuous"])
+def test_identical_conditions_rarely_interact(kind, paired) -> None:
+    """A/A: three conditions with no effect, three lineups of different means, 10 setups of 3
+    games (a binary metric's setup mean takes 4 values). Over 100 runs (200 interaction
+    tests): raw p < 0.05 in about 5% of tests (at most 9%, 2.6 standard errors above), and at
+    most 9 runs (5 expected) with a change detected after Holm over the run's two tests."""
+    rng = np.random.default_rng([47, kind == "binary", kind == "discrete", paired])
+    none = {"weak": 0.0, "mid": 0.0, "strong": 0.0}
+    runs, raw, stating = 100, 0, 0
+    for i in range(runs):
+        data = planted_run(
+            rng, {"b": none, "c": none}, setups=10, games=3, kind=kind, paired=paired
+        )
+        tests = skill_interaction(
+            data.by_setup, "m", list(none), "base", paired=paired, level=0.025, seed=i
+        )
+        assert len(tests) == 2
+        raw += int((tests["p"] < 0.05).sum())
+        stating += bool((adjust_pvalues(tests["p"].to_numpy(), "holm") < 0.05).any())
+    assert raw <= 0.09 * 2 * runs, raw
+    assert stating <= 9, stating
+
+
+@pytest.mark.parametrize("paired", [True, False], ids=["paired", "unpaired"])
+def test_no_verdict_claims_an_effect_the_comparisons_do_not_find(paired) -> None:
+    """Condition ``b`` shifts every lineup by the same amount (no interaction), about what the
+    main comparisons detect with 50% power, so each lineup's comparison finds it in some runs
+    and not in others; ``c`` is identical to the baseline. Over 40 runs: a verdict that
+    asserts an effect (holds, grows, shrinks, reverses, present for one lineup) always has a
+    main comparison that lists it as a finding; ``holds`` always has its equivalence test
+    behind it; ``c`` never gets such a verdict unless its comparisons made a false finding;
+    and at most 4 runs (2 expected) state an interaction, as none was planted."""
+    rng = np.random.default_rng([48, paired])
+    steady = {"weak": 1.6, "strong": 1.6}
+    none = {"weak": 0.0, "strong": 0.0}
+    runs, stating, asserted = 40, 0, 0
+    for _ in range(runs):
+        data = planted_run(
+            rng, {"b": steady, "c": none}, setups=16, games=3, paired=paired, margin=2.0
+        )
+        pairs, _, tests = analyse_skill(data)
+        assert len(tests) == 2
+        stating += bool(tests["verdict"].map(states_an_interaction).any())
+        for t in tests.itertuples(index=False):
+            found = pairs[(pairs["condition1"] == t.condition) & pairs["significant"]]
+            if t.verdict.startswith(ASSERTS_AN_EFFECT):
+                asserted += 1
+                assert len(found), (t.condition, t.verdict, "with no finding behind it")
+            if t.verdict == HOLDS:
+                assert t.equivalent and not t.significant
+    assert stating <= 4, stating
+    assert asserted >= 5  # the check above was exercised
+
+
+def test_interaction_rows_are_reproducible_by_seed() -> None:
+    data = planted_run(np.random.default_rng(11), {"c": {"a": 0.0, "b": 1.0}}, setups=30)
+    means = data.by_setup
+    first = skill_interaction(means, "m", ["a", "b"], "base", paired=False, seed=[3, 1])
+    again = skill_interaction(means, "m", ["a", "b"], "base", paired=False, seed=[3, 1])
+    other = skill_interaction(means, "m", ["a", "b"], "base", paired=False, seed=[4, 1])
+    pd.testing.assert_frame_equal(first, again)
+    assert first["p"].iloc[0] != other["p"].iloc[0]  # Monte Carlo: C(60, 30) relabellings

@@ -415,12 +415,21 @@ def regressions(data: RunData) -> tuple[pd.DataFrame, list[str]]:
     return out, notes
 
 
-def skill_analysis(data: RunData) -> tuple[pd.DataFrame, pd.DataFrame]:
+def skill_analysis(data: RunData, pairwise: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(effects, tests) across the config's ``skill`` lineups, for the primary metrics (every
-    tested metric when none is primary): see :mod:`ludolab.research.experiment.skill`."""
+    tested metric when none is primary), from the run's setup means and its corrected main
+    comparisons ``pairwise`` (:func:`compare`): see :mod:`ludolab.research.experiment.skill`."""
     cmp = data.config["comparisons"]
     metrics = _registry_names(cmp.get("primary")) or tested_metrics(data)
-    return skill_tables(data.by_setup, cmp, metrics, data.paired)
+    return skill_tables(
+        data.by_setup,
+        pairwise,
+        cmp,
+        metrics,
+        data.paired,
+        margins=margins(data),
+        seed=int(data.config["seed"]),
+    )
 
 
 def analyse(data: RunData) -> Analysis:
@@ -435,7 +444,7 @@ def analyse(data: RunData) -> Analysis:
             f"distinct {data.config['setup_kind']} than the {data.config['setups']} planned: "
             "each distinct setup is one unit, so the comparisons are unpaired",
         )
-    skill_effects, skill = skill_analysis(data)
+    skill_effects, skill = skill_analysis(data, pairs)
     return Analysis(
         data,
         condition_table(data),

@@ -10,6 +10,7 @@ import pandas as pd
 from ludolab.research.experiment.analysis import Analysis
 from ludolab.research.experiment.report_render import Block
 from ludolab.research.metrics.registry import game_unit
+from ludolab.research.stats.interaction import NOT_DETECTED
 from ludolab.research.stats.multiple import CORRECTION_NAMES
 from ludolab.research.stats.power import UNTESTABLE, setups_for_a_finding
 from ludolab.research.stats.report import (
@@ -185,51 +186,104 @@ def trend_blocks(analysis: Analysis) -> list[Block]:
     ]
 
 
+STATUS_WORDS = {
+    "established": "a finding",
+    "equivalent": "equivalent to none",
+    "not detected": "not detected",
+    "not testable": "not testable",
+}
+
+
+def _skill_line(analysis: Analysis, r: pd.Series, rows: pd.DataFrame, first: str, last: str) -> str:
+    """One condition and metric across skill: the verdict, the effect per lineup as the main
+    comparisons found it, and the change with its test (or what the design could detect)."""
+    unit = metric_unit_of(analysis, r["metric"])
+    per_lineup = "; ".join(
+        f"{e['lineup']} {amount(e['effect'], unit)} {format_ci(e['low'], e['high'], None)}, "
+        f"{STATUS_WORDS[e['status']]}"
+        for _, e in rows.iterrows()
+    )
+    verdict = r["verdict"]
+    said = verdict if verdict == NOT_DETECTED else f"**{verdict}**"
+    change = (
+        f"Change from {first} to {last}: {amount(r['change'], unit)} "
+        f"{format_ci(r['low'], r['high'], None)}, p adj. {format_p(r['p_adj'])}"
+    )
+    margin = r["margin"]
+    if np.isfinite(margin):
+        bound = f"±{amount(margin, unit)}"
+        change += (
+            f"; within {bound} (TOST p adj. {format_p(r['equivalence_p_adj'])})"
+            if r["equivalent"]
+            else f"; not shown within {bound} (TOST p adj. {format_p(r['equivalence_p_adj'])})"
+        )
+    if not r["significant"] and not r["equivalent"]:
+        change += (
+            f"; a change of {amount(r['mde'], unit)} would have been detected with 80% power"
+            if np.isfinite(r["mde"])
+            else f"; with {int(r['n'])} setups no change could have been detected (smallest "
+            f"possible p = {r['smallest_p']:.2g})"
+        )
+    return (
+        f"**{r['metric']}**, {r['condition']} vs {r['baseline']}: {said}. Effect per lineup "
+        f"(the comparisons above): {per_lineup}. {change}."
+    )
+
+
 def skill_blocks(analysis: Analysis) -> list[Block]:
-    """The findings across skill (``comparisons.skill``): each condition's effect per lineup
-    and whether it changes with skill, in words (own family)."""
+    """The findings across skill (``comparisons.skill``): whether each condition's effect
+    changes with skill, worded from the corrected tests only (own family)."""
     t = analysis.skill
     if t.empty:
         return []
     data = analysis.data
     cmp = data.config["comparisons"]
     skill = list(cmp["skill"])
-    unit_word = data.config["setup_kind"][:-1]
+    word = data.config["setup_kind"][:-1]
     effects = analysis.skill_effects
-    lines = []
-    for _, r in t.iterrows():
-        unit = metric_unit_of(analysis, r["metric"])
-        same = (effects["metric"] == r["metric"]) & (effects["condition"] == r["condition"])
-        rows = effects[same]
-        per_lineup = "; ".join(
-            f"{amount(e['effect'], unit)} {format_ci(e['low'], e['high'], None)} ({e['lineup']})"
-            for _, e in rows.iterrows()
+    lines = [
+        _skill_line(
+            analysis,
+            r,
+            effects[(effects["metric"] == r["metric"]) & (effects["condition"] == r["condition"])],
+            skill[0],
+            skill[-1],
         )
-        lines.append(
-            f"**{r['metric']}**, {r['condition']} vs {r['baseline']}: **{r['verdict']}**. "
-            f"Effect {per_lineup}. Change from {skill[0]} to {skill[-1]}: "
-            f"{amount(r['change'], unit)} {format_ci(r['low'], r['high'], None)}, "
-            f"p adj. {format_p(r['p_adj'])}; the design detects a change of "
-            f"{amount(r['mde'], unit)} with 80% power."
-        )
+        for _, r in t.iterrows()
+    ]
+    relabel = (
+        f"the signs of the paired {word} differences flipped"
+        if data.paired
+        else f"the {word}s relabelled between the two conditions"
+    )
+    margins = (
+        "A change is shown to lie within a metric's margin (comparisons.margins) by an "
+        "equivalence test (TOST, corrected the same way). "
+        if t["margin"].notna().any()
+        else "No metric tested here has a margin (comparisons.margins), so no change can be "
+        "shown to be absent: at most, none is detected. "
+    )
     return [
         Block(
             "p",
-            f"**Across skill** ({' < '.join(skill)}, least skilled first). Every lineup plays "
-            f"the same {unit_word}s with the same game seeds, so per {unit_word} the lineups' "
-            f"difference carries none of the {unit_word}s' variation. Each condition's effect "
-            f"(its mean minus {data.baseline}'s over {unit_word}s, {1 - cmp['alpha']:.0%} t "
-            "interval) per lineup, and "
-            f"the change of that effect from {skill[0]} to {skill[-1]} (a linear trend over "
-            f"the lineups in skill order; {unit_word}-level contrasts, "
-            + ("paired t-test over setup indices" if data.paired else "Welch's t-test")
-            + (
-                f"). The {len(t)} interaction tests are their own family, corrected by "
-                if len(t) > 1
-                else "). The interaction test is its own family, corrected by "
-            )
-            + f"{CORRECTION_NAMES[cmp['correction']]} at alpha = {cmp['alpha']}; full precision "
-            "in skill.csv and skill-effects.csv.",
+            f"**Across skill** ({' < '.join(skill)}, least skilled first). Does each "
+            f"condition's effect change with the players' skill? Every lineup plays the same "
+            f"{word}s with the same game seeds, so per {word} the lineups' difference carries "
+            f"none of the {word}s' variation. The *change* is how much larger a condition's "
+            f"effect against {data.baseline} is for {skill[-1]} than for {skill[0]} (per {word}, "
+            "a linear trend over the lineups in skill order), tested by a randomisation test over "
+            f"{word}s ({relabel}; a studentised statistic, exact when the conditions do not "
+            f"differ). The {len(t)} change test{'s are' if len(t) > 1 else ' is'} a family of "
+            f"{'their' if len(t) > 1 else 'its'} own, corrected by "
+            f"{CORRECTION_NAMES[cmp['correction']]} at alpha = {cmp['alpha']}. "
+            + margins
+            + "Intervals are 95% for each test alone; p-values are corrected. The words come "
+            "from corrected tests only: an effect is *a finding* in a lineup when the "
+            "comparisons above list it; *holds across skill* needs a finding and a change shown "
+            "within the margin; *grows*, *shrinks*, *reverses* and *changes with skill* need a "
+            "detected change; *present for one lineup only* also needs the effect shown "
+            "equivalent to none in every other lineup. Full precision: skill.csv and "
+            "skill-effects.csv.",
         ),
         Block("list", lines),
     ]

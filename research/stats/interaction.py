@@ -1,5 +1,5 @@
 """Does a condition's effect change with the players' skill? The condition x lineup interaction,
-tested on setup-level contrasts.
+tested on setup-level contrasts, and the words a report may use for it.
 
 Lineups listed in order of increasing skill play the same setups (boards or deals) with the
 same game seeds, so every setup has a mean of each metric under every lineup, and the
@@ -7,42 +7,62 @@ lineups' differences on one setup carry none of the setup-to-setup variation. Pe
 **skill contrast** is ``e = sum_L w_L y_L`` over the lineups' setup means, with linear-trend
 weights (the skill ranks centred and scaled so that ``e`` is the change from the least to the
 most skilled lineup under a straight-line trend; with two lineups, simply ``y_high - y_low``).
-The **interaction** of a condition with skill is then the mean skill contrast on its setups
-minus that on the baseline's: how much larger the condition's effect is for the most skilled
-lineup than for the least. With common random numbers (setup ``s`` of every condition played
-with the same seeds) it is a paired t-test over setup indices on ``e(c, s) - e(base, s)``;
-otherwise Welch's t-test between the conditions' setups; each with its t interval
-(statsmodels). The unit of analysis is the setup; games within a setup are averaged first.
+The **interaction** of a condition with skill is the mean skill contrast on its setups minus
+that on the baseline's: how much larger the condition's effect is for the most skilled lineup
+than for the least. The unit of analysis is the setup; games within a setup are averaged first.
 
-Each condition's effect within a lineup (condition minus baseline, over setups, with its t
-interval) is reported beside it, and :func:`skill_verdict` words the finding: it holds across
-skill (no change detected; with what change the design could have detected at 80% power),
-grows, shrinks or reverses with skill, or is present for one lineup only.
+**The test** is a randomisation test over setups (:mod:`ludolab.research.stats.randomisation`):
+with common random numbers (setup ``s`` of every condition played with the same seeds) the
+signs of the paired differences ``e(c, s) - e(base, s)`` are flipped, otherwise the setups'
+contrasts are reassigned between the two conditions; the statistic is studentised (paired t,
+Welch's t). Under identical conditions (an A/A run) the conditions' setups are exchangeable and
+the test is exact whatever the metric's distribution; for the null of no interaction beside a
+main effect it is asymptotically valid. Beside it: the change's t interval (per test, not
+corrected), the change the design detects with 80% power at the family's first-step level, and,
+where the config declares a margin for the metric, the equivalence test (TOST) of the change
+within that margin: the only way a report may say the effect does *not* change with skill.
+
+**The verdict** (:func:`skill_verdict`) words a condition's effect across skill from the
+corrected tests only: the report's main comparisons within each lineup (is the effect
+established, or shown equivalent to zero, in that lineup?) and the interaction family (is a
+change detected, or shown to lie within the margin?). An uncorrected interval never decides a
+word, so a verdict never claims an effect the report's findings do not list.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
 
-from ludolab.research.stats.power import minimum_detectable_difference
+from ludolab.research.stats.power import (
+    equivalence_p,
+    minimum_detectable_difference,
+    smallest_p,
+)
+from ludolab.research.stats.randomisation import mean_difference_test, resamples_for
 
-EFFECT_COLUMNS = ["metric", "condition", "baseline", "lineup", "n", "effect", "low", "high"]
 INTERACTION_COLUMNS = [
     "metric",
     "condition",
     "baseline",
     "lineups",
     "n",
+    "n_baseline",
     "change",
     "low",
     "high",
     "p",
+    "resamples",
+    "smallest_p",
     "mde",
+    "margin",
+    "equivalence_p",
 ]
+"""Columns of :func:`skill_interaction`'s table, in order."""
 
 
 def skill_weights(k: int) -> np.ndarray:
@@ -56,26 +76,51 @@ def skill_weights(k: int) -> np.ndarray:
     return centred / (centred @ centred) * (k - 1)
 
 
-def _mean_difference(
-    x: np.ndarray, y: np.ndarray, paired: bool, alpha: float
-) -> tuple[float, float, float, float]:
-    """(mean of x - mean of y, interval low, high, two-sided p): paired over the positions of
-    ``x`` and ``y``, or Welch's. Identical samples (no spread) give their difference with a
-    zero-width interval, and p = 1 when it is 0."""
-    diff = x - y if paired else None
-    spread = np.ptp(diff) if paired else max(np.ptp(x), np.ptp(y))
-    estimate = float(diff.mean()) if paired else float(x.mean() - y.mean())
-    if spread == 0:
-        return estimate, estimate, estimate, 1.0 if estimate == 0 else 0.0
+def skill_contrasts(
+    means: pd.DataFrame, metric: str, skill: Sequence[str], baseline: str, *, paired: bool
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per condition other than ``baseline``: (its setups' skill contrasts, the baseline's), in
+    the metric's unit (see the module docstring). Paired: the setups both conditions have, in
+    the same order; setups that lack a lineup's mean are left out; conditions with fewer than
+    2 usable setups (or without a baseline) are left out. ``means`` as for
+    :func:`skill_interaction`."""
+    skill = list(skill)
+    weights = skill_weights(len(skill))
+    wide = means[means["lineup"].isin(skill)].pivot_table(
+        index=["condition", "setup"], columns="lineup", values=metric, observed=True
+    )
+    wide = wide.reindex(columns=skill).dropna()
+    conditions = [str(c) for c in wide.index.get_level_values("condition").unique()]
+    if baseline not in conditions:
+        return {}
+    base = wide.xs(baseline, level="condition")
+    out = {}
+    for condition in conditions:
+        if condition == baseline:
+            continue
+        cond = wide.xs(condition, level="condition")
+        ref = base
+        if paired:
+            shared = cond.index.intersection(base.index)
+            cond, ref = cond.loc[shared], base.loc[shared]
+        if len(cond) >= 2 and len(ref) >= 2:
+            out[condition] = (cond.to_numpy(float) @ weights, ref.to_numpy(float) @ weights)
+    return out
+
+
+def _t_interval(x: np.ndarray, y: np.ndarray, paired: bool, alpha: float) -> tuple[float, float]:
+    """The ``1 - alpha`` t interval of ``mean(x) - mean(y)``: paired over positions, or
+    Welch's; of zero width when nothing varies."""
+    diff = x - y
+    if np.ptp(diff if paired else np.concatenate([x - x.mean(), y - y.mean()])) == 0:
+        estimate = float(diff.mean() if paired else x.mean() - y.mean())
+        return estimate, estimate
     if paired:
-        stats = DescrStatsW(diff)
-        low, high = stats.tconfint_mean(alpha=alpha)
-        _, p, _ = stats.ttest_mean(0.0)
+        low, high = DescrStatsW(diff).tconfint_mean(alpha=alpha)
     else:
         cm = CompareMeans(DescrStatsW(x), DescrStatsW(y))
         low, high = cm.tconfint_diff(alpha=alpha, usevar="unequal")
-        _, p, _ = cm.ttest_ind(usevar="unequal")
-    return estimate, float(low), float(high), float(p)
+    return float(low), float(high)
 
 
 def skill_interaction(
@@ -87,97 +132,162 @@ def skill_interaction(
     paired: bool,
     alpha: float = 0.05,
     level: float | None = None,
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(effects, interactions) of every condition against ``baseline`` for ``metric``.
+    margin: float | None = None,
+    seed: int | Sequence[int] = 0,
+) -> pd.DataFrame:
+    """The interaction test of every condition against ``baseline`` for ``metric``: one row
+    per condition (:data:`INTERACTION_COLUMNS`).
 
     ``means``: one row per lineup, condition and setup, with columns ``lineup``,
     ``condition``, ``setup`` and ``metric`` (setup means, as
-    :func:`ludolab.research.experiment.analysis.setup_means` makes them). ``skill``: the
+    :func:`ludolab.research.experiment.run_data.setup_means` makes them). ``skill``: the
     lineups compared, least skilled first. ``paired``: setup ``s`` of every condition shares
     its game seeds (pair setups by index); else the conditions' setups are independent.
-    ``alpha``: the intervals are ``1 - alpha``; ``level``: the test level the minimum
-    detectable change is computed at (default ``alpha``; a corrected family passes its first
-    step's level).
+    ``alpha``: the interval is ``1 - alpha``. ``level``: the level the test is held to in its
+    family (default ``alpha``; a corrected family passes its first step's level ``alpha / m``):
+    the minimum detectable change is computed at it, and the randomisation draws enough
+    relabellings to reach it (:func:`~ludolab.research.stats.randomisation.resamples_for`).
+    ``margin``: the smallest change that matters, in the metric's unit; with it,
+    ``equivalence_p`` is the TOST p-value of ``|change| < margin`` (else NaN). ``seed``: the
+    randomisation's seed (each condition's test adds its position to it).
 
-    Effects: one row per condition and lineup (:data:`EFFECT_COLUMNS`): the condition's mean
-    minus the baseline's over setups, in the metric's unit, with its interval. Interactions:
-    one row per condition (:data:`INTERACTION_COLUMNS`): ``change`` is how much larger the
-    effect is for the most skilled lineup than for the least (see the module docstring), with
-    its interval, p-value and ``mde``, the change the design detects with 80% power. Setups
-    that lack a lineup's mean (a NaN metric on every game there) are left out of that
-    condition's test.
+    ``change`` is how much larger the condition's effect is for the most skilled lineup than
+    for the least (see the module docstring), with its t interval (``low``, ``high``) and the
+    randomisation test's two-sided ``p`` over ``resamples`` relabellings; ``smallest_p`` is the
+    smallest p-value the test can return with this many setups (when it is not below the
+    family's level, no change is detectable); ``mde`` the change detected with 80% power.
+    Setups that lack a lineup's mean (a NaN metric on every game there) are left out of that
+    condition's test; a condition with fewer than 2 usable setups has no row.
     """
-    skill = list(skill)
-    weights = skill_weights(len(skill))
     level = alpha if level is None else level
-    wide = means[means["lineup"].isin(skill)].pivot_table(
-        index=["condition", "setup"], columns="lineup", values=metric, observed=True
-    )
-    wide = wide.reindex(columns=skill).dropna()
-    conditions = [str(c) for c in wide.index.get_level_values("condition").unique()]
-    if baseline not in conditions:
-        return pd.DataFrame(columns=EFFECT_COLUMNS), pd.DataFrame(columns=INTERACTION_COLUMNS)
-    base = wide.xs(baseline, level="condition")
-    effects, tests = [], []
-    for condition in conditions:
-        if condition == baseline:
-            continue
-        cond = wide.xs(condition, level="condition")
-        if paired:
-            shared = cond.index.intersection(base.index)
-            cond, ref = cond.loc[shared], base.loc[shared]
-        else:
-            ref = base
-        if len(cond) < 2 or len(ref) < 2:
-            continue
-        for lineup in skill:
-            effect, low, high, _ = _mean_difference(
-                cond[lineup].to_numpy(float), ref[lineup].to_numpy(float), paired, alpha
-            )
-            effects.append([metric, condition, baseline, lineup, len(cond), effect, low, high])
-        e_cond = cond.to_numpy(float) @ weights
-        e_ref = ref.to_numpy(float) @ weights
-        change, low, high, p = _mean_difference(e_cond, e_ref, paired, alpha)
+    seeds = [int(seed)] if np.isscalar(seed) else [int(s) for s in seed]  # type: ignore[arg-type]
+    rows = []
+    contrasts = skill_contrasts(means, metric, skill, baseline, paired=paired)
+    for position, (condition, (e_cond, e_ref)) in enumerate(contrasts.items(), start=1):
+        test = mean_difference_test(
+            e_cond,
+            e_ref,
+            paired=paired,
+            seed=[*seeds, position],
+            n_resamples=resamples_for(level),
+        )
+        low, high = _t_interval(e_cond, e_ref, paired, alpha)
         if paired:
             sd = float(np.std(e_cond - e_ref, ddof=1))
-            mde = minimum_detectable_difference(sd, len(cond), alpha=level, paired=True)
+            mde = minimum_detectable_difference(sd, len(e_cond), alpha=level, paired=True)
         else:
-            pooled = np.sqrt((np.var(e_cond, ddof=1) + np.var(e_ref, ddof=1)) / 2)
-            mde = minimum_detectable_difference(float(pooled), len(cond), len(ref), alpha=level)
-        tests.append(
-            [metric, condition, baseline, " < ".join(skill), len(cond), change, low, high, p, mde]
+            pooled = float(np.sqrt((np.var(e_cond, ddof=1) + np.var(e_ref, ddof=1)) / 2))
+            mde = minimum_detectable_difference(pooled, len(e_cond), len(e_ref), alpha=level)
+        floor = smallest_p(len(e_cond), len(e_ref), paired=paired)
+        equivalent = (
+            equivalence_p(e_cond, e_ref, margin, paired=paired)
+            if margin is not None
+            else float("nan")
         )
-    return (
-        pd.DataFrame(effects, columns=EFFECT_COLUMNS),
-        pd.DataFrame(tests, columns=INTERACTION_COLUMNS),
-    )
+        rows.append(
+            [
+                metric,
+                condition,
+                baseline,
+                " < ".join(skill),
+                len(e_cond),
+                len(e_ref),
+                test.estimate,
+                low,
+                high,
+                test.p,
+                test.resamples,
+                floor,
+                float("nan") if floor >= level else mde,
+                float("nan") if margin is None else float(margin),
+                equivalent,
+            ]
+        )
+    return pd.DataFrame(rows, columns=INTERACTION_COLUMNS)
 
 
-def skill_verdict(effects: pd.DataFrame, change: float, p_adj: float, alpha: float) -> str:
-    """How a condition's effect depends on skill, in words, from its per-lineup ``effects``
-    (rows of one condition and metric, least skilled lineup first, with ``effect``, ``low``,
-    ``high``), the interaction's ``change`` and its adjusted p-value.
+@dataclass(frozen=True)
+class LineupEffect:
+    """A condition's effect against the baseline within one lineup, as the report's corrected
+    main comparison found it.
 
-    Without a detected interaction (``p_adj >= alpha``): "holds across skill" when some lineup
-    shows the effect, else "no effect at any skill level". With one: "present for LINEUP only"
-    when exactly one lineup's interval excludes zero; "reverses with skill" when the least and
-    the most skilled lineups' intervals exclude zero on opposite sides; else "grows" or
-    "shrinks" with skill, by whether the change points the way of the effect.
+    Attributes:
+        lineup: the lineup's name.
+        effect: the condition's mean minus the baseline's over setups, in the metric's unit.
+        established: the comparison is a finding (significant after the report's correction).
+        equivalent: the comparison shows the effect within ``±margin`` of zero (TOST, corrected).
     """
-    rows = list(effects.itertuples(index=False))
-    shown = [r for r in rows if r.low > 0 or r.high < 0]
-    if not p_adj < alpha:
+
+    lineup: str
+    effect: float
+    established: bool
+    equivalent: bool = False
+
+
+@dataclass(frozen=True)
+class SkillChange:
+    """The interaction test of one condition and metric, corrected over its family.
+
+    Attributes:
+        change: the effect's change from the least to the most skilled lineup (metric's unit).
+        detected: the test is significant after the family's correction.
+        within_margin: the change is shown to lie within ``±margin`` (TOST, corrected).
+    """
+
+    change: float
+    detected: bool
+    within_margin: bool = False
+
+
+HOLDS = "holds across skill"
+GROWS = "grows with skill"
+SHRINKS = "shrinks with skill"
+REVERSES = "reverses with skill"
+CHANGES = "changes with skill"
+NO_CHANGE = "no change with skill"
+NOT_DETECTED = "no change detected"
+STATES_AN_INTERACTION = (GROWS, SHRINKS, REVERSES, CHANGES, "present for ")
+"""Verdict beginnings that state a change with skill (an interaction)."""
+
+
+def skill_verdict(effects: Sequence[LineupEffect], change: SkillChange) -> str:
+    """How a condition's effect depends on skill, in words that the corrected tests support.
+
+    ``effects``: the condition's effect in each lineup, least skilled first, from the report's
+    main comparisons; ``change``: its interaction test. With a detected change:
+
+    * ``reverses with skill``: the effect is established with one sign in a less skilled lineup
+      and the other sign in a more skilled one, the change pointing from the first to the second;
+    * ``present for L only``: established for lineup L alone, and shown equivalent to zero
+      (within the margin) in every other lineup;
+    * ``grows with skill`` / ``shrinks with skill``: established (with one sign) in some
+      lineups, and the change points the way of the effect / against it;
+    * ``changes with skill``: no lineup's effect is established on its own.
+
+    Without one: ``holds across skill`` when the effect is established (with one sign) and the
+    change is shown to lie within the margin; ``no change with skill`` when the change is shown
+    within the margin but no effect is established; else ``no change detected`` (which is not
+    evidence of none: the report gives the change the design would have detected).
+    """
+    shown = [e for e in effects if e.established]
+    signs = {float(np.sign(e.effect)) for e in shown}
+    if change.detected:
         if not shown:
-            return "no effect at any skill level"
-        if len({np.sign(r.effect) for r in shown}) > 1:
-            return "opposite effects in different lineups, though no change with skill is detected"
-        return "holds across skill"
-    first, last = rows[0], rows[-1]
-    if (first.low > 0 and last.high < 0) or (first.high < 0 and last.low > 0):
-        return "reverses with skill"
-    if len(shown) == 1:
-        return f"present for {shown[0].lineup} only"
-    if not shown:
-        return "changes with skill, though no lineup's effect is distinguishable from zero"
-    direction = np.sign(np.mean([r.effect for r in shown]))
-    return "grows with skill" if np.sign(change) == direction else "shrinks with skill"
+            return CHANGES
+        direction = float(np.sign(change.change))
+        if len(signs) > 1:
+            first, last = shown[0], shown[-1]
+            if np.sign(first.effect) == -direction and np.sign(last.effect) == direction:
+                return REVERSES
+            return CHANGES
+        if len(shown) == 1 and all(e.equivalent for e in effects if not e.established):
+            return f"present for {shown[0].lineup} only"
+        return GROWS if direction == signs.pop() else SHRINKS
+    if change.within_margin:
+        return HOLDS if len(signs) == 1 else NO_CHANGE
+    return NOT_DETECTED
+
+
+def states_an_interaction(verdict: str) -> bool:
+    """Whether a :func:`skill_verdict` says that the effect changes with skill."""
+    return verdict.startswith(STATES_AN_INTERACTION)

@@ -48,6 +48,7 @@ spec per seat), the rule options, the master seed, the metrics and the compariso
     metrics = ["turns", "lead_change"]   # per-game metrics to test; default: those in metrics
     primary = ["turns"]            # optional: the confirmatory family; other metrics exploratory
     margins = { turns = 2.0 }      # optional: smallest difference that matters, metric's unit
+                                   # (equivalence tests; also of the change across skill)
     mixed_max_games = 20000        # fit the mixed-model check up to this many games (0: never)
     skill = ["mixed", "greedy"]    # optional: lineups in order of skill; tests whether each
                                    # condition's effect changes with skill (needs a baseline)

@@ -118,13 +118,16 @@ class Comparisons:
         primary: the confirmatory metrics (registry names): when given, the family is their
             tests only, and the other metrics' tests form a second, exploratory family.
         margins: per tested metric (registry name), the smallest difference that matters, in
-            the metric's unit: used for equivalence tests (TOST) and by ``ludolab plan``.
+            the metric's unit: used for equivalence tests (TOST) of the comparisons and of the
+            change across ``skill`` (a change smaller than it does not matter either), and by
+            ``ludolab plan``.
         mixed_max_games: the mixed-model sensitivity check is fitted when a comparison has at
             most this many games (its crossed random effects make the fit slow and memory-hungry
             beyond some tens of thousands of games); 0 never fits it.
         skill: lineup names in order of increasing skill (two or more), or empty: the report
             then tests, for each condition and primary metric, whether the condition's effect
-            changes with skill (:mod:`ludolab.research.stats.interaction`).
+            changes with skill (a randomisation test over setups, its own family; see
+            :mod:`ludolab.research.stats.interaction`).
     """
 
     baseline: str | None = field(default=None, metadata=key())
