@@ -29,6 +29,7 @@ from ludolab.envs.catan.board import iter_boards
 from ludolab.research.cli import main
 from ludolab.research.experiment import config_hash, load_experiment, plan_games
 from ludolab.research.experiment.analysis import _orient, analyse, load_run
+from ludolab.research.experiment.result_tables import summary_lines
 from ludolab.research.experiment.runner import run_experiment
 from ludolab.research.experiment.store import RunError
 from ludolab.research.metrics.registry import game_unit
@@ -118,7 +119,12 @@ def test_a_run_reports_its_findings_across_skill(tmp_path):
     # A claim is in bold; "no change detected" claims nothing and is not.
     verdict = skill["verdict"].iloc[0]
     said = verdict if verdict == "no change detected" else f"**{verdict}**"
-    assert f"**turns**, random vs official: {said}. Effect per lineup" in report
+    assert f"**turns**, random vs official: {said}. Effect per lineup (the main" in report
+    # The terminal summary says how many changes with skill were detected.
+    lines = summary_lines(analyse(load_run(result.path)))
+    detected = int(skill["significant"].sum())
+    said = f"across skill: a change with skill detected in {detected} of 1 tests"
+    assert said in lines[-1 - detected]
 
 
 def test_ludolab_run_names_its_report_once(tmp_path, capsys):

@@ -221,12 +221,12 @@ def _skill_line(analysis: Analysis, r: pd.Series, rows: pd.DataFrame, first: str
         change += (
             f"; a change of {amount(r['mde'], unit)} would have been detected with 80% power"
             if np.isfinite(r["mde"])
-            else f"; with {int(r['n'])} setups no change could have been detected (smallest "
-            f"possible p = {r['smallest_p']:.2g})"
+            else f"; with {int(r['n'])} {analysis.data.config['setup_kind']} no change could "
+            f"have been detected (smallest possible p = {r['smallest_p']:.2g})"
         )
     return (
         f"**{r['metric']}**, {r['condition']} vs {r['baseline']}: {said}. Effect per lineup "
-        f"(the comparisons above): {per_lineup}. {change}."
+        f"(the main comparisons): {per_lineup}. {change}."
     )
 
 
@@ -277,12 +277,12 @@ def skill_blocks(analysis: Analysis) -> list[Block]:
             f"{'their' if len(t) > 1 else 'its'} own, corrected by "
             f"{CORRECTION_NAMES[cmp['correction']]} at alpha = {cmp['alpha']}. "
             + margins
-            + "Intervals are 95% for each test alone; p-values are corrected. The words come "
-            "from corrected tests only: an effect is *a finding* in a lineup when the "
-            "comparisons above list it; *holds across skill* needs a finding and a change shown "
-            "within the margin; *grows*, *shrinks*, *reverses* and *changes with skill* need a "
-            "detected change; *present for one lineup only* also needs the effect shown "
-            "equivalent to none in every other lineup. Full precision: skill.csv and "
+            + f"Intervals are {1 - cmp['alpha']:.0%} for each test alone; p-values are "
+            "corrected. The words come from corrected tests only: an effect is *a finding* in a "
+            "lineup when the main comparisons list it; *holds across skill* needs a finding and "
+            "a change shown within the margin; *grows*, *shrinks*, *reverses* and *changes with "
+            "skill* need a detected change; *present for one lineup only* also needs the effect "
+            "shown equivalent to none in every other lineup. Full precision: skill.csv and "
             "skill-effects.csv.",
         ),
         Block("list", lines),

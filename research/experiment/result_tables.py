@@ -185,12 +185,14 @@ def summary_lines(result: Analysis, limit: int = 12) -> list[str]:
         detail = pw["verdict"].iloc[0].removeprefix(UNTESTABLE).strip()
         return [
             f"{UNTESTABLE}: none of the {len(pw)} tests could reach its level {detail}; more "
-            "setups per condition are needed (comparisons.md)"
+            "setups per condition are needed (comparisons.md)",
+            *_skill_summary(result),
         ]
     if sig.empty:
         return [
             f"no difference between conditions detected ({len(pw)} tests, corrected as one "
-            "family; what the design could detect: MDE in comparisons.md)"
+            "family; what the design could detect: MDE in comparisons.md)",
+            *_skill_summary(result),
         ]
     sig = sig.reindex(sig["d"].abs().sort_values(ascending=False).index)
     lines = []
@@ -202,4 +204,21 @@ def summary_lines(result: Analysis, limit: int = 12) -> list[str]:
         )
     if len(sig) > limit:
         lines.append(f"  ... and {len(sig) - limit} more (comparisons.md)")
-    return lines
+    return [*lines, *_skill_summary(result)]
+
+
+def _skill_summary(result: Analysis) -> list[str]:
+    """The line on the findings across skill, when the run tests them."""
+    t = result.skill
+    if t.empty:
+        return []
+    found = t[t["significant"]]
+    head = (
+        f"across skill: a change with skill detected in {len(found)} of {len(t)} tests "
+        "(their own family; skill.csv)"
+    )
+    return [head] + [
+        f"  {r['metric']} {r['condition']} vs {r['baseline']}: {r['verdict']}, change "
+        f"{r['change']:+.3g} [{r['low']:+.3g}, {r['high']:+.3g}], p adj. {r['p_adj']:.2g}"
+        for _, r in found.iterrows()
+    ]
