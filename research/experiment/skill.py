@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ludolab.research.stats.interaction import (
@@ -49,10 +50,13 @@ EFFECT_COLUMNS = [
     "low",
     "high",
     "p_adj",
+    "direction",
     "status",
 ]
 """Columns of ``skill-effects.csv``: each condition's effect per lineup, as the report's main
-comparison found it (``status``: established, equivalent, not detected or not testable)."""
+comparison found it (``effect`` the difference of means with its interval; ``direction`` the
+sign its finding is worded with, that of the rank effect size; ``status``: established,
+equivalent, not detected or not testable)."""
 
 
 def effect_status(row: Mapping[str, Any]) -> str:
@@ -92,6 +96,7 @@ def lineup_effects(
             "low": rows["diff_low"],
             "high": rows["diff_high"],
             "p_adj": rows["p_adj"],
+            "direction": np.sign(rows["effect"].to_numpy(float)).astype(int),
             "status": [effect_status(r) for _, r in rows.iterrows()],
         }
     )
@@ -103,6 +108,26 @@ def lineup_effects(
         .drop(columns="_rank")
         .reset_index(drop=True)
     )
+
+
+def _per_lineup(
+    effects: pd.DataFrame, metric: str, condition: str, skill: Sequence[str]
+) -> list[LineupEffect]:
+    """One condition's effect in every ``skill`` lineup, in skill order; a lineup without a
+    main comparison (no usable setups) is neither a finding nor shown equivalent."""
+    rows = effects[(effects["metric"] == metric) & (effects["condition"] == condition)]
+    by = {r.lineup: r for r in rows.itertuples(index=False)}
+    return [
+        LineupEffect(
+            name,
+            int(by[name].direction),
+            by[name].status == "established",
+            by[name].status == "equivalent",
+        )
+        if name in by
+        else LineupEffect(name, 0, False, False)
+        for name in skill
+    ]
 
 
 def skill_tables(
@@ -162,14 +187,7 @@ def skill_tables(
     effects = lineup_effects(pairwise, metrics, skill, baseline)
     test["verdict"] = [
         skill_verdict(
-            [
-                LineupEffect(
-                    e.lineup, float(e.effect), e.status == "established", e.status == "equivalent"
-                )
-                for e in effects[
-                    (effects["metric"] == r.metric) & (effects["condition"] == r.condition)
-                ].itertuples(index=False)
-            ],
+            _per_lineup(effects, r.metric, r.condition, skill),
             SkillChange(float(r.change), bool(r.significant), bool(r.equivalent)),
         )
         for r in test.itertuples(index=False)

@@ -16,11 +16,15 @@ with common random numbers (setup ``s`` of every condition played with the same 
 signs of the paired differences ``e(c, s) - e(base, s)`` are flipped, otherwise the setups'
 contrasts are reassigned between the two conditions; the statistic is studentised (paired t,
 Welch's t). Under identical conditions (an A/A run) the conditions' setups are exchangeable and
-the test is exact whatever the metric's distribution; for the null of no interaction beside a
-main effect it is asymptotically valid. Beside it: the change's t interval (per test, not
-corrected), the change the design detects with 80% power at the family's first-step level, and,
-where the config declares a margin for the metric, the equivalence test (TOST) of the change
-within that margin: the only way a report may say the effect does *not* change with skill.
+the test is exact whatever the metric's distribution. For the null of no interaction beside a
+main effect it is only asymptotically valid, and relabelling unequal groups with unequal
+variances can reject too often in small designs, so the p-value reported is the larger of the
+randomisation test's and the t-test's on the same contrasts: exact under exchangeability, and
+as reliable as Welch's or the paired t-test otherwise. Beside it: the change's t interval (per
+test, not corrected), the change the design detects with 80% power at the family's first-step
+level, and, where the config declares a margin for the metric, the equivalence test (TOST) of
+the change within that margin: the only way a report may say the effect does *not* change with
+skill.
 
 **The verdict** (:func:`skill_verdict`) words a condition's effect across skill from the
 corrected tests only: the report's main comparisons within each lineup (is the effect
@@ -56,6 +60,8 @@ INTERACTION_COLUMNS = [
     "low",
     "high",
     "p",
+    "p_randomisation",
+    "p_t",
     "resamples",
     "smallest_p",
     "mde",
@@ -108,19 +114,26 @@ def skill_contrasts(
     return out
 
 
-def _t_interval(x: np.ndarray, y: np.ndarray, paired: bool, alpha: float) -> tuple[float, float]:
-    """The ``1 - alpha`` t interval of ``mean(x) - mean(y)``: paired over positions, or
-    Welch's; of zero width when nothing varies."""
-    diff = x - y
-    if np.ptp(diff if paired else np.concatenate([x - x.mean(), y - y.mean()])) == 0:
-        estimate = float(diff.mean() if paired else x.mean() - y.mean())
-        return estimate, estimate
+def _t_test(x: np.ndarray, y: np.ndarray, paired: bool, alpha: float) -> tuple[float, float, float]:
+    """(low, high, p): the ``1 - alpha`` t interval of ``mean(x) - mean(y)`` and its two-sided
+    t-test, paired over positions or Welch's. When nothing varies (no spread in the paired
+    differences, or within either group) the interval has zero width and p is NaN (the
+    randomisation test's exact answer stands alone)."""
     if paired:
-        low, high = DescrStatsW(diff).tconfint_mean(alpha=alpha)
+        diff = x - y
+        if np.ptp(diff) == 0:
+            return float(diff.mean()), float(diff.mean()), float("nan")
+        stats = DescrStatsW(diff)
+        low, high = stats.tconfint_mean(alpha=alpha)
+        p = stats.ttest_mean(0.0)[1]
     else:
+        if np.ptp(x) == 0 and np.ptp(y) == 0:
+            estimate = float(x.mean() - y.mean())
+            return estimate, estimate, float("nan")
         cm = CompareMeans(DescrStatsW(x), DescrStatsW(y))
         low, high = cm.tconfint_diff(alpha=alpha, usevar="unequal")
-    return float(low), float(high)
+        p = cm.ttest_ind(usevar="unequal")[1]
+    return float(low), float(high), float(p)
 
 
 def skill_interaction(
@@ -152,10 +165,11 @@ def skill_interaction(
     randomisation's seed (each condition's test adds its position to it).
 
     ``change`` is how much larger the condition's effect is for the most skilled lineup than
-    for the least (see the module docstring), with its t interval (``low``, ``high``) and the
-    randomisation test's two-sided ``p`` over ``resamples`` relabellings; ``smallest_p`` is the
-    smallest p-value the test can return with this many setups (when it is not below the
-    family's level, no change is detectable); ``mde`` the change detected with 80% power.
+    for the least (see the module docstring), with its t interval (``low``, ``high``); ``p`` is
+    the larger of the randomisation test's two-sided p-value (``p_randomisation``, over
+    ``resamples`` relabellings) and the t-test's (``p_t``: paired, or Welch's); ``smallest_p``
+    is the smallest p-value the test can return with this many setups (when it is not below
+    the family's level, no change is detectable); ``mde`` the change detected with 80% power.
     Setups that lack a lineup's mean (a NaN metric on every game there) are left out of that
     condition's test; a condition with fewer than 2 usable setups has no row.
     """
@@ -171,7 +185,12 @@ def skill_interaction(
             seed=[*seeds, position],
             n_resamples=resamples_for(level),
         )
-        low, high = _t_interval(e_cond, e_ref, paired, alpha)
+        low, high, p_t = _t_test(e_cond, e_ref, paired, alpha)
+        # The larger of the two: exact whenever the conditions are exchangeable (the
+        # randomisation test), and no worse than the t-test where they are not but the change
+        # is still zero (unequal variances with unequal group sizes, where relabelling alone
+        # can reject too often).
+        p = test.p if np.isnan(p_t) else max(test.p, p_t)
         if paired:
             sd = float(np.std(e_cond - e_ref, ddof=1))
             mde = minimum_detectable_difference(sd, len(e_cond), alpha=level, paired=True)
@@ -195,7 +214,9 @@ def skill_interaction(
                 test.estimate,
                 low,
                 high,
+                p,
                 test.p,
+                p_t,
                 test.resamples,
                 floor,
                 float("nan") if floor >= level else mde,
@@ -213,13 +234,14 @@ class LineupEffect:
 
     Attributes:
         lineup: the lineup's name.
-        effect: the condition's mean minus the baseline's over setups, in the metric's unit.
+        direction: the sign the main comparison gives the effect (+1 higher, -1 lower, 0 none:
+            the sign its finding is worded with, that of its rank effect size).
         established: the comparison is a finding (significant after the report's correction).
         equivalent: the comparison shows the effect within ``±margin`` of zero (TOST, corrected).
     """
 
     lineup: str
-    effect: float
+    direction: int
     established: bool
     equivalent: bool = False
 
@@ -253,38 +275,41 @@ STATES_AN_INTERACTION = (GROWS, SHRINKS, REVERSES, CHANGES, "present for ")
 def skill_verdict(effects: Sequence[LineupEffect], change: SkillChange) -> str:
     """How a condition's effect depends on skill, in words that the corrected tests support.
 
-    ``effects``: the condition's effect in each lineup, least skilled first, from the report's
-    main comparisons; ``change``: its interaction test. With a detected change:
+    ``effects``: the condition's effect in every lineup, least skilled first, from the report's
+    main comparisons; ``change``: its interaction test.
 
-    * ``reverses with skill``: the effect is established with one sign in a less skilled lineup
-      and the other sign in a more skilled one, the change pointing from the first to the second;
-    * ``present for L only``: established for lineup L alone, and shown equivalent to zero
-      (within the margin) in every other lineup;
-    * ``grows with skill`` / ``shrinks with skill``: established (with one sign) in some
-      lineups, and the change points the way of the effect / against it;
-    * ``changes with skill``: no lineup's effect is established on its own.
-
-    Without one: ``holds across skill`` when the effect is established (with one sign) and the
-    change is shown to lie within the margin; ``no change with skill`` when the change is shown
-    within the margin but no effect is established; else ``no change detected`` (which is not
-    evidence of none: the report gives the change the design would have detected).
+    * ``reverses with skill``: findings of both signs, every one of one sign in less skilled
+      lineups than every one of the other (the findings themselves show that the effect
+      changes, whatever the change test says); findings of both signs in another order:
+      ``changes with skill``.
+    * With a detected change: ``present for L only`` when the effect is a finding for lineup L
+      alone, shown equivalent to none in every other lineup, and the change points the way
+      this implies; ``grows with skill`` / ``shrinks with skill`` when the findings (one sign)
+      point the way of the change / against it; ``changes with skill`` when no lineup's effect
+      is a finding (or "present for L only" would point the other way).
+    * Without one: ``holds across skill`` when the effect is a finding, with one sign, in
+      every lineup and the change is shown to lie within the margin; ``no change with skill``
+      when the change is shown within the margin otherwise; else ``no change detected``
+      (which is not evidence of none: the report gives the change the design would detect).
     """
-    shown = [e for e in effects if e.established]
-    signs = {float(np.sign(e.effect)) for e in shown}
+    found = [(i, e) for i, e in enumerate(effects) if e.established]
+    signs = {e.direction for _, e in found}
+    if len(signs) > 1:
+        rise = [i for i, e in found if e.direction > 0]
+        fall = [i for i, e in found if e.direction < 0]
+        return REVERSES if max(rise) < min(fall) or max(fall) < min(rise) else CHANGES
     if change.detected:
-        if not shown:
+        if not found:
             return CHANGES
-        direction = float(np.sign(change.change))
-        if len(signs) > 1:
-            first, last = shown[0], shown[-1]
-            if np.sign(first.effect) == -direction and np.sign(last.effect) == direction:
-                return REVERSES
-            return CHANGES
-        if len(shown) == 1 and all(e.equivalent for e in effects if not e.established):
-            return f"present for {shown[0].lineup} only"
-        return GROWS if direction == signs.pop() else SHRINKS
+        direction = int(np.sign(change.change))
+        sign = signs.pop()
+        if len(found) == 1 and all(e.equivalent for e in effects if not e.established):
+            i, only = found[0]
+            implied = sign if i == len(effects) - 1 else -sign if i == 0 else direction
+            return f"present for {only.lineup} only" if direction == implied else CHANGES
+        return GROWS if direction == sign else SHRINKS
     if change.within_margin:
-        return HOLDS if len(signs) == 1 else NO_CHANGE
+        return HOLDS if len(found) == len(effects) else NO_CHANGE
     return NOT_DETECTED
 
 
