@@ -279,10 +279,11 @@ def skill_blocks(analysis: Analysis) -> list[Block]:
             + margins
             + f"Intervals are {1 - cmp['alpha']:.0%} for each test alone; p-values are "
             "corrected. The words come from corrected tests only: an effect is *a finding* in a "
-            "lineup when the main comparisons list it; *holds across skill* needs a finding and "
-            "a change shown within the margin; *grows*, *shrinks*, *reverses* and *changes with "
-            "skill* need a detected change; *present for one lineup only* also needs the effect "
-            "shown equivalent to none in every other lineup. Full precision: skill.csv and "
+            "lineup when the main comparisons list it; *holds across skill* needs a finding in "
+            "every lineup and a change shown within the margin; *grows*, *shrinks* and *changes "
+            "with skill* need a detected change; *reverses* needs a detected change or findings "
+            "of both signs; *present for one lineup only* also needs the effect shown "
+            "equivalent to none in every other lineup. Full precision: skill.csv and "
             "skill-effects.csv.",
         ),
         Block("list", lines),
