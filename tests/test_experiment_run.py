@@ -120,6 +120,9 @@ def test_a_run_reports_its_findings_across_skill(tmp_path):
     verdict = skill["verdict"].iloc[0]
     said = verdict if verdict == "no change detected" else f"**{verdict}**"
     assert f"**turns**, random vs official: {said}. Effect per lineup (the main" in report
+    # The HTML report renders the section's italics (Markdown's *word*) as such.
+    html = (result.path / "report.html").read_text()
+    assert "The <em>change</em> is" in html and "*change*" not in html
     # The terminal summary says how many changes with skill were detected.
     lines = summary_lines(analyse(load_run(result.path)))
     detected = int(skill["significant"].sum())

@@ -47,9 +47,11 @@ def markdown_of(block: Block, base: Path) -> str:
 
 
 def inline_html(text: str) -> str:
-    """Markdown's **bold** and `code` in an escaped HTML string."""
+    """Markdown's **bold**, *italics* and `code` in an escaped HTML string (an asterisk with
+    a space or a word character on its outer side, as in ``2 * 3`` or ``a*b``, stays one)."""
     text = html.escape(text)
     text = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", text)
+    text = re.sub(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])", r"<em>\1</em>", text)
     return re.sub(r"`(.+?)`", r"<code>\1</code>", text)
 
 
