@@ -211,12 +211,16 @@ def _skill_line(analysis: Analysis, r: pd.Series, rows: pd.DataFrame, first: str
     )
     margin = r["margin"]
     if np.isfinite(margin):
-        bound = f"±{amount(margin, unit)}"
-        change += (
-            f"; within {bound} (TOST p adj. {format_p(r['equivalence_p_adj'])})"
-            if r["equivalent"]
-            else f"; not shown within {bound} (TOST p adj. {format_p(r['equivalence_p_adj'])})"
-        )
+        # A declared margin reads as it was written: ±4 turns, not ±4.00.
+        number = format_number(int(margin) if float(margin).is_integer() else float(margin))
+        bound = f"±{number} {unit_word(unit)}".rstrip()
+        tost = f"(TOST p adj. {format_p(r['equivalence_p_adj'])})"
+        if r["equivalent"] and r["significant"]:
+            change += f"; within {bound} {tost}: a real change, smaller than the margin"
+        elif r["equivalent"]:
+            change += f"; within {bound} {tost}"
+        else:
+            change += f"; not shown within {bound} {tost}"
     if not r["significant"] and not r["equivalent"]:
         change += (
             f"; a change of {amount(r['mde'], unit)} would have been detected with 80% power"
