@@ -205,20 +205,20 @@ def test_weights_measure_the_rise_from_least_to_most_skilled() -> None:
 def test_planted_interactions_are_reported_at_the_stated_power(weak, strong, expected) -> None:
     """The planted change is the one the design states it detects with 80% power (the MDE at
     the family's level, from the planted variances), and the margin (the smallest difference
-    that matters) is that change too. Over 150 runs the change is detected in about 80% of
-    them (at least 70%: 3 standard errors of 150 runs below), and when it is, the verdict says
+    that matters) is that change too. Over 100 runs the change is detected in about 80% of
+    them (at least 70%: 2.5 standard errors below), and when it is, the verdict says
     what was planted in at least 80% of them: it also needs the main comparisons, each with
     its own power (the effect a finding for ``strong``; for ``one lineup only``, ``weak``'s
     effect also shown within the margin of none: about 0.96 x 0.91 here). A verdict pointing
     the other way (shrinks, reverses) comes only from a false finding in ``weak``'s main
-    comparison, which its family allows in at most 5% of runs (at most 12 of 150)."""
+    comparison, which its family allows in at most 5% of runs (at most 9 of 100)."""
     setups, games = 40, 4
     change = minimum_detectable_difference(
         interaction_sd(1.0, 2.0, games), setups, alpha=0.05, paired=True
     )
     rng = np.random.default_rng(47)
     detected = right = false_weak = 0
-    runs = 150
+    runs = 100
     for _ in range(runs):
         data = planted_run(
             rng,
@@ -241,7 +241,7 @@ def test_planted_interactions_are_reported_at_the_stated_power(weak, strong, exp
             assert falsely, (test.verdict, effects)
     assert detected >= 0.70 * runs, detected
     assert right >= 0.80 * detected, (right, detected)
-    assert false_weak <= 12, false_weak
+    assert false_weak <= 9, false_weak
 
 
 def test_an_unpaired_design_and_three_lineups_find_a_planted_change() -> None:
@@ -292,16 +292,16 @@ def test_too_few_setups_say_so() -> None:
 def test_identical_conditions_rarely_interact() -> None:
     """A/A: three conditions with no effect, three lineups of different means, 10 setups of 3
     games, for a binary, a discrete and a continuous metric, paired and unpaired (six designs;
-    a binary metric's setup mean takes 4 values). 100 runs of each (1,200 interaction tests):
-    raw p < 0.05 in at most 6.5% of them (5% expected; a test that rejected 10% of the time
-    would fail by some 6 standard errors) and in at most 10% of each design's 200; at most 9 of
-    a design's 100 runs (5 expected) with a change detected after Holm over the run's two."""
+    a binary metric's setup mean takes 4 values). 60 runs of each (720 interaction tests):
+    raw p < 0.05 in at most 6.9% of them (5% expected, 2.3 standard errors above; a test that
+    rejected 10% of the time would fail by some 3) and in at most 11% of each design's 120; at
+    most 6 of a design's 60 runs (3 expected) with a change detected after Holm over its two."""
     none = {"weak": 0.0, "mid": 0.0, "strong": 0.0}
     total = 0
     for kind in ("binary", "discrete", "continuous"):
         for paired in (True, False):
             rng = np.random.default_rng([47, kind == "binary", kind == "discrete", paired])
-            runs, raw, stating = 100, 0, 0
+            runs, raw, stating = 60, 0, 0
             for i in range(runs):
                 data = planted_run(
                     rng, {"b": none, "c": none}, setups=10, games=3, kind=kind, paired=paired
@@ -312,10 +312,10 @@ def test_identical_conditions_rarely_interact() -> None:
                 assert len(tests) == 2
                 raw += int((tests["p"] < 0.05).sum())
                 stating += bool((adjust_pvalues(tests["p"].to_numpy(), "holm") < 0.05).any())
-            assert raw <= 0.10 * 2 * runs, (kind, paired, raw)
-            assert stating <= 9, (kind, paired, stating)
+            assert raw <= 0.11 * 2 * runs, (kind, paired, raw)
+            assert stating <= 6, (kind, paired, stating)
             total += raw
-    assert total <= 0.065 * 1200, total
+    assert total <= 0.069 * 720, total
 
 
 def test_identical_games_on_every_setup_are_not_a_certainty() -> None:
@@ -338,15 +338,15 @@ def test_identical_games_on_every_setup_are_not_a_certainty() -> None:
 def test_no_verdict_claims_an_effect_the_comparisons_do_not_find(paired) -> None:
     """Condition ``b`` shifts every lineup by the same amount (no interaction), about what the
     main comparisons detect with 50% power, so each lineup's comparison finds it in some runs
-    and not in others; ``c`` is identical to the baseline. Over 40 runs: a verdict that
+    and not in others; ``c`` is identical to the baseline. Over 30 runs: a verdict that
     asserts an effect (holds, grows, shrinks, reverses, present for one lineup) always has a
     main comparison that lists it as a finding; ``holds`` always has its equivalence test
     behind it; ``c`` never gets such a verdict unless its comparisons made a false finding;
-    and at most 4 runs (2 expected) state an interaction, as none was planted."""
+    and at most 4 runs (1.5 expected) state an interaction, as none was planted."""
     rng = np.random.default_rng([48, paired])
     steady = {"weak": 1.6, "strong": 1.6}
     none = {"weak": 0.0, "strong": 0.0}
-    runs, stating, asserted = 40, 0, 0
+    runs, stating, asserted = 30, 0, 0
     for _ in range(runs):
         data = planted_run(
             rng, {"b": steady, "c": none}, setups=16, games=3, paired=paired, margin=2.0
