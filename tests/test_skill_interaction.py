@@ -25,6 +25,7 @@ from ludolab.research.stats.interaction import (
     SHRINKS,
     LineupEffect,
     SkillChange,
+    asserts_an_effect,
     skill_interaction,
     skill_verdict,
     skill_weights,
@@ -33,8 +34,6 @@ from ludolab.research.stats.interaction import (
 from ludolab.research.stats.mixed import MIXED_COLUMNS
 from ludolab.research.stats.multiple import adjust_pvalues
 from ludolab.research.stats.power import minimum_detectable_difference
-
-ASSERTS_AN_EFFECT = (HOLDS, GROWS, SHRINKS, REVERSES, "present for ")
 
 
 @pytest.fixture(autouse=True)
@@ -356,7 +355,7 @@ def test_no_verdict_claims_an_effect_the_comparisons_do_not_find(paired) -> None
         stating += bool(tests["verdict"].map(states_an_interaction).any())
         for t in tests.itertuples(index=False):
             found = pairs[(pairs["condition1"] == t.condition) & pairs["significant"]]
-            if t.verdict.startswith(ASSERTS_AN_EFFECT):
+            if asserts_an_effect(t.verdict):
                 asserted += 1
                 assert len(found), (t.condition, t.verdict, "with no finding behind it")
             if t.verdict == HOLDS:

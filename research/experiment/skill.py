@@ -29,6 +29,7 @@ from ludolab.research.stats.interaction import (
     skill_verdict,
 )
 from ludolab.research.stats.multiple import adjust_pvalues
+from ludolab.research.stats.power import UNTESTABLE
 
 SKILL_COLUMNS = [
     *INTERACTION_COLUMNS,
@@ -67,7 +68,7 @@ def effect_status(row: Mapping[str, Any]) -> str:
         return "established"
     if verdict.startswith("equivalent"):
         return "equivalent"
-    if verdict.startswith("not testable"):
+    if verdict.startswith(UNTESTABLE):
         return "not testable"
     return "not detected"
 

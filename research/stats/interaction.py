@@ -270,6 +270,8 @@ NO_CHANGE = "no change with skill"
 NOT_DETECTED = "no change detected"
 STATES_AN_INTERACTION = (GROWS, SHRINKS, REVERSES, CHANGES, "present for ")
 """Verdict beginnings that state a change with skill (an interaction)."""
+ASSERTS_AN_EFFECT = (HOLDS, GROWS, SHRINKS, REVERSES, "present for ")
+"""Verdict beginnings that assert an effect in some lineup (each needs a finding behind it)."""
 
 
 def skill_verdict(effects: Sequence[LineupEffect], change: SkillChange) -> str:
@@ -316,3 +318,8 @@ def skill_verdict(effects: Sequence[LineupEffect], change: SkillChange) -> str:
 def states_an_interaction(verdict: str) -> bool:
     """Whether a :func:`skill_verdict` says that the effect changes with skill."""
     return verdict.startswith(STATES_AN_INTERACTION)
+
+
+def asserts_an_effect(verdict: str) -> bool:
+    """Whether a :func:`skill_verdict` says that the condition has an effect in some lineup."""
+    return verdict.startswith(ASSERTS_AN_EFFECT)
