@@ -22,10 +22,10 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-from tqdm import tqdm
 
 from ludolab.research.experiment.backends import run_local
 from ludolab.research.files import write_parquet, write_parquet_stream
+from ludolab.research.progress import bar as progress_bar
 from ludolab.research.simulate import BatchTask, play_batch
 
 
@@ -95,13 +95,12 @@ def simulate_to_file(
     n_batches = (n_games + batch - 1) // batch
     done = _done(folder, key, n_batches, resume, out)
     folder.mkdir(parents=True, exist_ok=True)
-    bar = tqdm(
+    bar = progress_bar(
         total=n_games,
         initial=sum(min(batch, n_games - c * batch) for c in done),
         unit="game",
-        disable=None if progress else True,
-        file=sys.stderr,
-        dynamic_ncols=True,
+        quiet=not progress,
+        leave=True,
     )
 
     def saved() -> str:

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-from tqdm import tqdm
 
+from ludolab.research import progress
 from ludolab.research.cli_types import check_fits
 from ludolab.research.experiment import provenance
 from ludolab.research.experiment.backends import BACKENDS, connect_dask, run_dask, run_local
@@ -339,15 +339,15 @@ def _play(
     )
     already = sum(len(ranges[c]) for c in done)
     played = 0
-    bar = tqdm(
+    # Through the one helper: drawn on a terminal only (a log or a pipe gets no bar).
+    bar = progress.bar(
         total=len(plan),
         initial=already,
         unit="game",
         desc=config.name,
-        disable=quiet,
-        dynamic_ncols=True,
+        quiet=quiet,
+        leave=True,
         smoothing=0.1,
-        file=sys.stderr,
     )
     try:
         for chunk, table in results:
