@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 PURE_PYTHON := $(filter-out 0,$(LUDOLAB_PURE_PYTHON))
 STAMP := $(VENV)/.installed$(if $(PURE_PYTHON),-pure-python)
 
-.PHONY: demo test test-all coverage docs setup minizinc compiler browser words lint bench bench-catan bench-pipeline clean
+.PHONY: demo test test-all coverage docs setup minizinc compiler browser words lint bench bench-catan bench-pipeline clean postgres
 
 # The quickstart experiment end to end: boards, games, statistics, figures, report.
 WORKERS ?= $(shell nproc 2>/dev/null || echo 1)
@@ -35,7 +35,7 @@ coverage: setup
 docs: setup
 	$(BIN)/python docs/build.py build/docs
 
-setup: minizinc compiler browser words $(STAMP)
+setup: minizinc compiler browser words postgres $(STAMP)
 
 # MiniZinc and Gecode come from Debian (minizinc + flatzinc); see DESIGN notes in README.
 minizinc:
@@ -73,6 +73,20 @@ words:
 	  else \
 	    echo "Wend and Swend need Debian's word lists; this is not a root Debian shell." >&2; \
 	    echo "Install them, then rerun:  sudo apt-get install wamerican wswedish" >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
+# Debian's PostgreSQL server, which tests/test_design_storage.py starts (initdb and pg_ctl in a
+# temporary folder) to run a design search on a shared database.
+postgres:
+	@if ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "Installing the PostgreSQL server from Debian (apt-get install postgresql)..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	  else \
+	    echo "The design search's database test needs the PostgreSQL server; this is not a root Debian shell." >&2; \
+	    echo "Install it, then rerun:  sudo apt-get install postgresql" >&2; \
 	    exit 1; \
 	  fi; \
 	fi

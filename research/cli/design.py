@@ -15,7 +15,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "seeds",
         description="Search the [design] block's parameters for its objectives, within its "
         "budget; rerun the best candidate(s) and the baseline as an ordinary experiment on fresh "
-        "seeds, sized by `ludolab plan`; write OUT/<name>/report.md. Format: "
+        "seeds, sized by `ludolab plan`; write OUT/<name>/report.md. The study lives in "
+        "OUT/<name>/study.db, or in the database [design].storage names (PostgreSQL, "
+        "postgresql://USER:PASSWORD@HOST/DB, needs pip install 'ludolab[postgres]'). Format: "
         "ludolab.research.design.",
     )
     cmd.add_argument(

@@ -3,7 +3,8 @@
 The design's folder, ``<out>/<name>/``, holds:
 
 * ``config.toml`` (the file as given) and ``design.json`` (its digest, for resuming);
-* ``study.db``: the Optuna study (SQLite; ``[design].storage`` names another database);
+* ``study.db``: the Optuna study (SQLite; ``[design].storage`` names another database, e.g.
+  PostgreSQL's ``postgresql://USER:PASSWORD@HOST/DB`` with ``pip install 'ludolab[postgres]'``);
 * ``baseline.parquet`` and ``trials/NNNN.parquet``: every game the search played, per-game
   metrics, by rung and setup;
 * ``trials.csv``: one row per finished trial;
@@ -32,12 +33,19 @@ from ludolab.research.design.confirm import (
     write_config,
 )
 from ludolab.research.design.evaluate import (
+    Infeasible,
     estimate,
     paired_difference,
     play_rung,
     write_parquet,
 )
-from ludolab.research.design.search import best_trials, search, trials_frame, write_summary
+from ludolab.research.design.search import (
+    best_trials,
+    open_study,
+    search,
+    trials_frame,
+    write_summary,
+)
 from ludolab.research.design.spec import DesignSpec, load_design
 from ludolab.research.experiment.backends import connect_dask
 from ludolab.research.experiment.store import RunError
@@ -84,8 +92,12 @@ def run_design(
 ) -> DesignResult:
     """Search the design in ``config``, confirm its best candidates, write the report.
 
-    Raises ConfigError for a bad config (nothing written), RunError when the folder holds
-    another search or an earlier one and ``resume`` is not set.
+    Raises ConfigError for a bad config (nothing written), StorageError (a ConfigError) when
+    the study's storage cannot be opened, RunError when the folder holds another search or an
+    earlier one and ``resume`` is not set. A start that fails before the search's first trial
+    (the storage cannot be opened, the baseline cannot be played) removes the folder it made,
+    so that the same command can be run again; a folder that was there before is never
+    removed, and one left by an interrupt stays, for ``resume``.
     """
 
     def say(line: str) -> None:
@@ -100,24 +112,34 @@ def run_design(
     digest = design_digest(path, overrides)
     _claim(folder, digest, resume)
     client = connect_dask(scheduler) if scheduler else None  # (RunError before any write)
-    write_text(folder / "config.toml", path.read_text())
-    write_summary(
-        folder / "design.json",
-        {
-            "schema": DESIGN_SCHEMA,
-            "digest": digest,
-            "config": str(path),
-            "overrides": list(overrides),
-        },
-    )
     try:
 
         def play(values: Any, rung: int) -> Any:
             return play_rung(spec, values, rung, folder, workers=workers, client=client)
 
-        baseline = _baseline_games(spec, folder, play, say)
+        made = [] if resume else _make_folder(folder, digest)
+        try:
+            study = open_study(spec, folder)  # first: a failed resume leaves its folder as it was
+            write_text(folder / "config.toml", path.read_text())
+            write_summary(
+                folder / "design.json",
+                {
+                    "schema": DESIGN_SCHEMA,
+                    "digest": digest,
+                    "config": str(path),
+                    "overrides": list(overrides),
+                },
+            )
+            baseline = _baseline_games(spec, folder, play, say)
+        except BaseException as exc:
+            # Nothing of value is in a folder this start made (the baseline's games are saved
+            # once all are played; a study in a shared database stays there), so a failed
+            # start leaves none. An interrupt is a kill: its folder stays, for --resume.
+            if isinstance(exc, Exception) or not (folder / "design.json").exists():
+                _unmake(made)
+            raise
         scores = [o.score(estimate(baseline, o).mean) for o in spec.objectives]
-        study = search(spec, folder, play, scores, repair=resume, say=say)
+        study = search(spec, folder, play, scores, repair=resume, say=say, study=study)
         trials = trials_frame(study, spec)
         write_text(folder / "trials.csv", trials.to_csv(index=False))
         confirmed: list[Confirmed] = []
@@ -132,6 +154,35 @@ def run_design(
     finally:
         if client is not None:
             client.close()
+
+
+def _make_folder(folder: Path, digest: str) -> list[Path]:
+    """Create ``folder`` (claimed by :func:`_claim` as new) and the parents it lacks; returns
+    them, deepest first, for :func:`_unmake`. The folder itself is made with ``exist_ok`` off,
+    so that of two starts racing for it only one owns it (the other is refused, as a second
+    start is)."""
+    missing = [p for p in (folder, *folder.parents) if not p.exists()]
+    for parent in reversed(missing[1:]):
+        parent.mkdir(exist_ok=True)
+    try:
+        folder.mkdir()
+    except FileExistsError:
+        _claim(folder, digest, resume=False)  # raises: another start made it meanwhile
+        raise
+    return missing
+
+
+def _unmake(made: list[Path]) -> None:
+    """Remove what :func:`_make_folder` made: the design's folder, then each parent it made
+    while that is empty (another process may have written there since)."""
+    if not made:
+        return
+    shutil.rmtree(made[0], ignore_errors=True)
+    for parent in made[1:]:
+        try:
+            parent.rmdir()
+        except OSError:
+            break
 
 
 def _claim(folder: Path, digest: str, resume: bool) -> None:
@@ -162,7 +213,13 @@ def _baseline_games(
     if path.exists():
         return pd.read_parquet(path)
     say(f"baseline: {spec.rungs} rung(s) of {spec.setups} setups")
-    frames = [play(dict(spec.baseline), r).games for r in range(spec.rungs)]
+    try:
+        frames = [play(dict(spec.baseline), r).games for r in range(spec.rungs)]
+    except Infeasible as exc:
+        raise RunError(
+            f"{spec.label}: the baseline's setups cannot be drawn ({exc}); change "
+            "design.baseline or the base set (design.constraints)"
+        ) from None
     games = pd.concat(frames, ignore_index=True)
     write_parquet(games, path)
     return games

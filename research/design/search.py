@@ -17,12 +17,20 @@ again with the same parameters, and the finished trials are those of an uninterr
 (``ludolab design --resume`` repairs; a search started without it does not, so that several
 machines can search one study in a shared database, each started without ``--resume``; their
 trials are then not reproducible, as they interleave.)
+
+**Storage.** The study lives in SQLite in the design's folder, or in the database that
+``[design].storage`` names (any SQLAlchemy URL Optuna takes). A PostgreSQL URL without a driver,
+``postgresql://user:password@host/db``, is opened with psycopg (3), the driver that
+``pip install 'ludolab[postgres]'`` installs (with psycopg2, SQLAlchemy's default, where only that
+one is installed). A storage that cannot be opened (a bad URL, a driver not installed, a server
+that does not answer) is a :class:`StorageError`: one line naming the key and what to do.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -34,6 +42,7 @@ import pandas as pd
 
 from ludolab.research.design.evaluate import Infeasible, RungGames, estimate, write_parquet
 from ludolab.research.design.spec import DesignSpec, Parameter
+from ludolab.research.experiment.config import ConfigError
 from ludolab.research.files import write_json
 
 _TRIAL_TAG = 0x7472_6961_6C  # "trial"
@@ -69,12 +78,47 @@ def distributions(parameters: tuple[Parameter, ...]) -> dict[str, Any]:
     return out
 
 
-def _storage_url(spec: DesignSpec, folder: Path) -> str:
-    return spec.storage or f"sqlite:///{(folder / 'study.db').resolve()}"
+class StorageError(ConfigError):
+    """The study's storage cannot be opened: a bad URL, a database driver that is not
+    installed, or a database that does not answer; the message says which and what to do."""
+
+
+POSTGRES_EXTRA = "pip install 'ludolab[postgres]'"
+"""The command that installs the PostgreSQL driver (psycopg 3) a ``postgresql://`` URL needs."""
+
+# Database driver modules whose pip package has another name.
+_PIP_NAMES = {"MySQLdb": "mysqlclient", "psycopg2": "psycopg2-binary", "cx_Oracle": "cx-Oracle"}
+
+
+def storage_url(spec: DesignSpec, folder: Path) -> str:
+    """The study's SQLAlchemy URL: ``[design].storage``, or SQLite in ``folder``. A bare
+    ``postgresql://`` gets psycopg (3), the driver ``ludolab[postgres]`` installs, unless only
+    psycopg2 (which SQLAlchemy would pick) is installed: a URL that worked with psycopg2 keeps
+    working, and one with no driver at all is reported as needing the extra's."""
+    from importlib.util import find_spec
+
+    if not spec.storage:
+        return f"sqlite:///{(folder / 'study.db').resolve()}"
+    scheme, sep, rest = spec.storage.partition("://")
+    if (
+        sep
+        and scheme == "postgresql"
+        and (find_spec("psycopg") is not None or find_spec("psycopg2") is None)
+    ):
+        return f"postgresql+psycopg://{rest}"
+    return spec.storage
+
+
+def shown_url(url: str) -> str:
+    """``url`` (or a message holding URLs) with each URL's password as ``***``. A password
+    runs to the next ``@``, as SQLAlchemy reads it (it may hold a ``/``; an ``@`` or a space
+    in it is written ``%40``, ``%20``)."""
+    return re.sub(r"(://[^:/@?#\s]*:)[^@\s\"']*@", r"\1***@", url)
 
 
 def open_study(spec: DesignSpec, folder: Path) -> Any:
-    """The design's Optuna study (created, or loaded from the storage)."""
+    """The design's Optuna study (created, or loaded from the storage). Raises
+    :class:`StorageError` when the storage cannot be opened."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -83,13 +127,79 @@ def open_study(spec: DesignSpec, folder: Path) -> Any:
         if len(spec.objectives) == 1 and spec.rungs > 1
         else optuna.pruners.NopPruner()
     )
-    return optuna.create_study(
-        storage=_storage_url(spec, folder),
-        study_name=spec.name,
-        directions=[o.direction for o in spec.objectives],
-        pruner=pruner,
-        load_if_exists=True,
+    url = storage_url(spec, folder)
+    try:
+        return optuna.create_study(
+            storage=url,
+            study_name=spec.name,
+            directions=[o.direction for o in spec.objectives],
+            pruner=pruner,
+            load_if_exists=True,
+        )
+    except Exception as exc:
+        failure = storage_failure(exc, spec, url, folder)
+        if failure is None:
+            raise
+        raise failure from exc
+
+
+def storage_failure(
+    exc: Exception, spec: DesignSpec, url: str, folder: Path
+) -> StorageError | None:
+    """The one-line :class:`StorageError` for an exception opening the study at ``url``, or
+    None when ``exc`` is not a storage failure (a bug, to be raised as it is). No password is
+    shown, not even in the file's label (which quotes a ``--set design.storage=...``)."""
+    message = _storage_message(exc, spec, url, folder)
+    return None if message is None else StorageError(message)
+
+
+def _storage_message(exc: Exception, spec: DesignSpec, url: str, folder: Path) -> str | None:
+    from sqlalchemy import exc as sa
+
+    where = shown_url(
+        f"{spec.label}: key 'design.storage'"
+        if spec.storage
+        else f"{folder / 'study.db'} (the study's SQLite database)"
     )
+    shown = shown_url(url)
+    scheme = url.partition("://")[0]
+    postgres = scheme.partition("+")[0] == "postgresql"
+    if isinstance(exc, ImportError):  # Optuna's, raised from the driver's own ImportError
+        cause: BaseException = exc
+        while cause.__cause__ is not None:
+            cause = cause.__cause__
+        module = getattr(cause, "name", None)
+        if module == "psycopg" or (postgres and not module):
+            how = POSTGRES_EXTRA
+        elif module:
+            how = f"pip install {_PIP_NAMES.get(module, module)}"
+            if postgres:
+                how += f", or use ludolab's driver: {POSTGRES_EXTRA} and write postgresql://..."
+        else:
+            how = f"install the Python driver SQLAlchemy's documentation names for {scheme}"
+        what = f"the database driver {module}" if module else f"a database driver for {scheme}"
+        return (
+            f"{where}: {shown} needs {what}, which cannot be imported "
+            f"({shown_url(str(cause))}); install it: {how}"
+        )
+    if isinstance(exc, sa.NoSuchModuleError):
+        return (
+            f"{where}: SQLAlchemy knows no database {scheme!r} in {shown} (a dialect from another "
+            "package may not be installed); expected e.g. postgresql://USER:PASSWORD@HOST/DB "
+            f"({POSTGRES_EXTRA}) or sqlite:///PATH/study.db"
+        )
+    if isinstance(exc, sa.ArgumentError):
+        return (
+            f"{where}: {shown!r} is not a database URL ({shown_url(str(exc))}); expected e.g. "
+            "postgresql://USER:PASSWORD@HOST/DB or sqlite:///PATH/study.db"
+        )
+    if isinstance(exc, sa.SQLAlchemyError):
+        reason = shown_url(" ".join(str(getattr(exc, "orig", None) or exc).split()))
+        return (
+            f"{where}: cannot open the study at {shown}: {reason}; check that the database "
+            "server runs and that the URL's host, port, user, password and database are right"
+        )
+    return None
 
 
 def _finished(study: Any) -> list[Any]:
@@ -206,18 +316,21 @@ def search(
     *,
     repair: bool = True,
     say: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
+    study: Any = None,
 ) -> Any:
     """Run (or resume) the search until its budget is spent; returns the Optuna study. Each
     finished trial's games go to ``folder/trials/NNNN.parquet``. ``baseline_scores`` (one per
     objective) are told for infeasible trials, marked infeasible by a violated constraint.
     ``repair``: treat trials left running as interrupted (see the module docstring); False when
-    other processes may be searching the same study (a shared database) right now."""
+    other processes may be searching the same study (a shared database) right now. ``study``:
+    the study :func:`open_study` opened (None: open it here)."""
     import optuna
     from optuna.trial import TrialState
 
     trials_dir = folder / "trials"
     trials_dir.mkdir(parents=True, exist_ok=True)
-    study = open_study(spec, folder)
+    if study is None:
+        study = open_study(spec, folder)
     if repair:
         _repair_interrupted(study, say)
     space = distributions(spec.parameters)
