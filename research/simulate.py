@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -282,3 +283,211 @@ class SeatRows:
         import pandas as pd
 
         return pd.DataFrame({**self.keys(), **columns})
+
+
+# Columns that name a game rather than describe its play: two plays of one game differ in them
+# (its row in a file or plan, its seed, the plan's slot, pair key and setup index).
+GAME_NAME_COLUMNS = frozenset({"index", "condition_index", "game", "slot", "pair", "seed", "setup"})
+
+
+@dataclass(frozen=True)
+class Repeats:
+    """Which games repeat another game of their group record for record.
+
+    A group holds games that could be one game played again: one setup, one lineup and seating,
+    one set of rules. Agents that make no random choice play every game of a group the same way
+    (a Masters Gallery engine draws nothing; Catan's dice come from the game seed), and such
+    copies carry no information beyond the first.
+
+    Attributes:
+        group: (G,) int, each game's group (0 .. number of groups - 1).
+        first: (G,) int, the row of the first game of its group with the same record (all but
+            the columns of :data:`GAME_NAME_COLUMNS`); a game's own row when no earlier game of
+            its group matches it.
+    """
+
+    group: np.ndarray
+    first: np.ndarray
+
+    @property
+    def n_games(self) -> int:
+        return len(self.first)
+
+    @property
+    def n_distinct(self) -> int:
+        """Games that repeat no earlier game of their group."""
+        return int((self.first == np.arange(self.n_games)).sum())
+
+    @property
+    def n_groups(self) -> int:
+        return int(self.group.max()) + 1 if self.n_games else 0
+
+    def distinct_per_group(self) -> tuple[np.ndarray, np.ndarray]:
+        """(games, distinct games) per group, each (n_groups,) int."""
+        sizes = np.bincount(self.group, minlength=self.n_groups)
+        own = self.first == np.arange(self.n_games)
+        return sizes, np.bincount(self.group[own], minlength=self.n_groups)
+
+    @property
+    def every_group_repeats(self) -> bool:
+        """Some group has two or more games, and every such group is one game played over and
+        over: the mark of agents that make no random choice (when the rules draw nothing)."""
+        sizes, distinct = self.distinct_per_group()
+        several = sizes >= 2
+        return bool(several.any() and (distinct[several] == 1).all())
+
+
+def find_repeats(
+    groups: pd.DataFrame,
+    cheap: pd.DataFrame,
+    records: pa.Table | str | Path | None,
+) -> Repeats:
+    """Find the games that repeat an earlier game of their group (:class:`Repeats`).
+
+    Args:
+        groups: one row per game (in the order of ``records``), the columns that make a group
+            (e.g. ``setup``; or ``condition``, ``lineup``, ``rotation``, ``setup``).
+        cheap: one row per game of numbers or booleans computed from the game's record (its
+            length, scores, winner): games whose rows differ are different games. Only games
+            that share a group and a row here are compared in full, which keeps the full
+            comparison (a few tens of microseconds a game) to the few games that need it.
+        records: the games' full records, rows in the same order: a table or a Parquet file
+            (read one row group at a time, only the row groups holding such games). Every
+            column but :data:`GAME_NAME_COLUMNS` is compared (as a 128-bit BLAKE2b digest of
+            its values). None when no full records are at hand: ValueError if any game needs
+            them.
+    """
+    import pandas as pd
+
+    n = len(groups)
+    group = groups.groupby(list(groups.columns), sort=False, observed=True, dropna=False).ngroup()
+    group = group.to_numpy(dtype=np.int64)
+    first = np.arange(n, dtype=np.int64)
+    if n == 0:
+        return Repeats(group, first)
+    hashed = pd.util.hash_pandas_object(cheap.reset_index(drop=True), index=False).to_numpy()
+    keys = pd.DataFrame({"group": group, "cheap": hashed})
+    rows = np.flatnonzero(keys.duplicated(keep=False).to_numpy())
+    if not len(rows):
+        return Repeats(group, first)
+    if records is None:
+        raise ValueError(
+            f"{len(rows)} games share a setup and their length and scores: telling whether they "
+            "are one game repeated needs their full records (pass the games file or table)"
+        )
+    digests = _row_digests(records, rows)
+    seen: dict[tuple[int, bytes], int] = {}
+    for row, digest in zip(rows.tolist(), digests, strict=True):
+        first[row] = seen.setdefault((int(group[row]), digest), row)
+    return Repeats(group, first)
+
+
+def _row_digests(records: pa.Table | str | Path, rows: np.ndarray) -> list[bytes]:
+    """A BLAKE2b digest of each of ``rows`` (sorted row numbers) of ``records``, over every
+    column but :data:`GAME_NAME_COLUMNS`, in the columns' order."""
+    import pyarrow.parquet as pq
+
+    def digest_all(table: pa.Table) -> list[bytes]:
+        columns = [c for c in table.column_names if c not in GAME_NAME_COLUMNS]
+        values = [table.column(c).to_pylist() for c in columns]
+        # repr of Python ints, strings, bools, None and lists: one text per equal record
+        return [
+            hashlib.blake2b(repr(row).encode(), digest_size=16).digest()
+            for row in zip(*values, strict=True)
+        ]
+
+    if isinstance(records, pa.Table):
+        return digest_all(records.take(pa.array(rows)))
+    file = pq.ParquetFile(records)
+    out: list[bytes] = []
+    start = 0
+    for i in range(file.num_row_groups):
+        size = file.metadata.row_group(i).num_rows
+        inside = rows[(rows >= start) & (rows < start + size)] - start
+        if len(inside):
+            out += digest_all(file.read_row_group(i).take(pa.array(inside)))
+        start += size
+    return out
+
+
+def win_interval(
+    won: np.ndarray, clusters: np.ndarray, confidence: float = 0.95
+) -> tuple[float, float]:
+    """The Wilson interval of a win rate whose games are not independent within a cluster.
+
+    ``won``: (n,) each game's win, in [0, 1] (1/k for a win shared by k); ``clusters``: (n,)
+    labels, the unit games are not independent within (the setup; or, with one setup, the
+    distinct game). Wilson's score interval on Kish's effective number of games
+    (:func:`ludolab.research.metrics.core.effective_sample_size`: n over the design effect of
+    the cluster-robust variance of the mean; the same as statsmodels' clustered standard
+    error of an intercept-only OLS). A cluster of identical games then counts once, and the
+    interval stays inside [0, 1] where a t interval or a percentile bootstrap over clusters
+    would collapse to one point (a seat that never wins). One cluster: the games are one unit,
+    so the interval is Wilson's on one observation. (NaN, NaN) without games.
+    """
+    from ludolab.research.metrics.core import effective_sample_size, wilson_interval
+
+    won = np.asarray(won, dtype=float)
+    if not len(won):
+        return float("nan"), float("nan")
+    units = len(np.unique(clusters))
+    n_eff = 1.0 if units == 1 else effective_sample_size(won, clusters)
+    return wilson_interval(float(won.mean()) * n_eff, n_eff, confidence)
+
+
+@dataclass(frozen=True)
+class SummaryUnit:
+    """The unit of a simulation summary's intervals (:func:`summary_unit`).
+
+    Attributes:
+        clusters: (G,) int, each game's unit (its setup's number, or its distinct game's row).
+        name: the unit in words ("deal", "board", "distinct game").
+        lines: two summary lines: how many games are distinct, and the intervals' unit.
+    """
+
+    clusters: np.ndarray
+    name: str
+    lines: list[str]
+
+
+def summary_unit(setups: np.ndarray, repeats: Repeats, kind: str) -> SummaryUnit:
+    """The unit of a simulation summary's intervals, and the lines that say so.
+
+    ``setups``: (G,) each game's setup (its board or deal id); ``repeats``: the games' repeats
+    within their setup (:func:`find_repeats`); ``kind``: ``"board"`` or ``"deal"``. With two or
+    more setups the unit is the setup: games on one board or deal are repeated measurements of
+    it, not independent samples of the set it came from (and copies of one game are one
+    observation), so the intervals are over setups (:func:`win_interval`). With a single setup
+    the unit is the distinct game, and the intervals hold for that setup only.
+    """
+    import pandas as pd
+
+    n, distinct = repeats.n_games, repeats.n_distinct
+    labels, uniques = pd.factorize(np.asarray(setups))
+    n_setups = len(uniques)
+    plural = f"{kind}s"
+    if distinct == n:
+        lines = [f"  distinct games: all {n:,}"]
+    elif repeats.every_group_repeats:
+        lines = [
+            f"  distinct games: {distinct:,} of {n:,}: every game on a {kind} repeats that "
+            f"{kind}'s first game record for record (the agents made no random choice); "
+            f"{n_setups:,} game{'s' if n_setups > 1 else ''}, one per {kind}, would tell as much"
+        ]
+    else:
+        lines = [
+            f"  distinct games: {distinct:,} of {n:,} ({n - distinct:,} repeat an earlier game "
+            f"on the same {kind})"
+        ]
+    if n_setups >= 2:
+        how = "one game on each" if n_setups == n else f"games on one {kind} are not independent"
+        lines.append(
+            f"  intervals: the unit is the {kind} ({n_setups:,} {plural}; {how}): Wilson 95% "
+            f"on the effective number of games, from the cluster-robust variance over {plural}"
+        )
+        return SummaryUnit(labels, kind, lines)
+    lines.append(
+        f"  intervals: the unit is the distinct game ({distinct:,}): all games are on one "
+        f"{kind}, so the intervals hold for that {kind} only"
+    )
+    return SummaryUnit(repeats.first, "distinct game", lines)

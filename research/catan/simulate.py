@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import fields
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -15,7 +17,6 @@ from ludolab.envs.catan.engine import GameOptions
 from ludolab.envs.catan.play import play_game
 from ludolab.envs.catan.record import GameRecord
 from ludolab.research import simulate as simulate_common
-from ludolab.research.metrics.core import wilson_interval
 from ludolab.research.simulate import SeatRows, game_seeds
 
 if TYPE_CHECKING:
@@ -82,15 +83,34 @@ def per_seat_table(games: pa.Table) -> pd.DataFrame:
     )
 
 
-SUMMARY_COLUMNS = ("turns", "rounds", "truncated", "winner", "final_vp", "agents")
+# Small per-game counts: two games alike in all of them (and in the summary's columns) are
+# rare unless they are one game repeated, so only those few are compared in full.
+TALLY_COLUMNS = (
+    "n_actions", "robber_moves", "sevens", "maritime_trades", "domestic_trades", "longest_road",
+    "largest_army",
+)
+SUMMARY_COLUMNS = (
+    "board_id", "turns", "rounds", "truncated", "winner", "final_vp", "agents", *TALLY_COLUMNS
+)
+# The record's fields: a table with all of them can tell repeated games apart by itself.
+RECORD_FIELDS = tuple(f.name for f in fields(GameRecord))
 
 
-def summarise(games: Sequence[GameRecord] | pa.Table) -> str:
-    """A few lines: completion, length, win rate per seat (Wilson 95%), final VP and spread.
+def summarise(games: Sequence[GameRecord] | pa.Table, source: str | Path | None = None) -> str:
+    """A few lines: completion, length, how many games are distinct, win rate per seat (Wilson
+    95%, the board as the unit), final VP and spread.
 
     ``games``: records, or a games table with at least :data:`SUMMARY_COLUMNS` (read a large
     file with ``pq.read_table(path, columns=SUMMARY_COLUMNS)``: the per-turn traces are not
-    needed)."""
+    needed). Games on one board that repeat each other record for record are found
+    (:func:`ludolab.research.simulate.find_repeats`; the dice come from the game seed, so only
+    games that roll alike can) and no interval counts them as independent: with two or more
+    boards the intervals are over boards, with one over the distinct games
+    (:func:`ludolab.research.simulate.summary_unit`). Telling repeats apart needs the full
+    records: ``games`` with every record field, or ``source``, the Parquet file ``games`` was
+    read from (ValueError without either when games share a board and an outcome)."""
+    import pandas as pd
+
     if not isinstance(games, pa.Table):
         games = records_table(games)
     n = games.num_rows
@@ -102,9 +122,23 @@ def summarise(games: Sequence[GameRecord] | pa.Table) -> str:
     agents = games.column("agents")[0].as_py()
     seats = final_vp.shape[1]
     finished = ~truncated
+    boards = games.column("board_id").to_numpy(zero_copy_only=False)
+    cheap = pd.DataFrame(final_vp).assign(
+        turns=turns,
+        rounds=rounds,
+        truncated=truncated,
+        winner=winner,
+        **{c: games.column(c).to_pandas() for c in TALLY_COLUMNS},
+    )
+    full = games if set(RECORD_FIELDS) <= set(games.column_names) else None
+    repeats = simulate_common.find_repeats(
+        pd.DataFrame({"board": boards}), cheap, source if source is not None else full
+    )
+    unit = simulate_common.summary_unit(boards, repeats, "board")
     lines = [
         f"  games {n}: finished {int(finished.sum())}, cut off by the turn limit "
         f"{int(truncated.sum())}",
+        *unit.lines,
         f"  turns per game: mean {turns.mean():.1f}, median {np.median(turns):g}, "
         f"sd {turns.std():.1f} (rounds: mean {rounds.mean():.1f})",
     ]
@@ -112,13 +146,13 @@ def summarise(games: Sequence[GameRecord] | pa.Table) -> str:
     if n_finished:
         parts = []
         for seat in range(seats):
-            wins = int((winner[finished] == seat).sum())
-            low, high = wilson_interval(wins, n_finished)
-            parts.append(
-                f"seat {seat} ({agents[seat]}) {wins / n_finished:.1%} "
-                f"[{low:.1%}, {high:.1%}]"
-            )
-        lines.append("  win rate (finished games, Wilson 95%): " + "; ".join(parts))
+            won = winner[finished] == seat
+            low, high = simulate_common.win_interval(won, unit.clusters[finished])
+            parts.append(f"seat {seat} ({agents[seat]}) {won.mean():.1%} [{low:.1%}, {high:.1%}]")
+        lines.append(
+            f"  win rate (finished games, Wilson 95%, unit: the {unit.name}): "
+            + "; ".join(parts)
+        )
     spread = (final_vp.max(axis=1) - final_vp.min(axis=1)).mean()
     won = final_vp[finished]
     seat_of = winner[finished].astype(int)

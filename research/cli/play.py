@@ -174,7 +174,7 @@ def _simulate_catan(args: argparse.Namespace) -> int:
         f"{args.games} games on {source}, agents {','.join(specs)}, seed {args.seed} "
         f"-> {out} ({seconds:.1f} s, {args.games / seconds:,.0f} games/s)"
     )
-    print(summarise(pq.read_table(out, columns=list(SUMMARY_COLUMNS))))
+    print(summarise(pq.read_table(out, columns=list(SUMMARY_COLUMNS)), source=out))
     return 0
 
 
@@ -234,7 +234,7 @@ def _simulate_gallery(args: argparse.Namespace) -> int:
         f"{args.games} games of {len(specs)} players on {source}, agents {','.join(specs)}, "
         f"seed {args.seed} -> {out} ({seconds:.1f} s, {args.games / seconds:,.0f} games/s)"
     )
-    print(summarise(pq.read_table(out, columns=list(SUMMARY_COLUMNS))))
+    print(summarise(pq.read_table(out, columns=list(SUMMARY_COLUMNS)), source=out))
     return 0
 
 

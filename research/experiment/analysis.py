@@ -37,7 +37,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ludolab.research.experiment.config import DEFAULT_MIXED_MAX_GAMES
+from ludolab.research.experiment.config import DEFAULT_MIXED_MAX_GAMES, GAMES_PER_SETUP_KEY
 from ludolab.research.experiment.result_tables import (
     Analysis,
     comparisons_markdown,
@@ -58,6 +58,7 @@ from ludolab.research.experiment.skill import skill_tables
 from ludolab.research.experiment.store import RunError, open_finished
 from ludolab.research.experiment.trends import TREND_COLUMNS, trend_table
 from ludolab.research.metrics import per_game_metrics, with_board_features
+from ludolab.research.simulate import GAME_NAME_COLUMNS, find_repeats
 from ludolab.research.stats import omnibus, pairwise, regress
 from ludolab.research.stats.compare import PAIRWISE_COLUMNS
 from ludolab.research.stats.mixed import MIXED_COLUMNS, mixed_contrasts
@@ -281,7 +282,12 @@ def _describe_design(
     pairs = list(zip(table["condition1"], table["condition2"], strict=True))
     no_fit = pd.DataFrame({c: [np.nan] * len(pairs) for c in MIXED_COLUMNS})
     fitted = games["condition"].isin({c for pair in pairs for c in pair})
-    if vc.within <= 1e-9 * max(vc.between, 1e-300) or not np.isfinite(vc.icc):
+    if vc.games_per_setup <= 1:
+        # One game per setup: the setup means are the games, and there is no game-level
+        # noise to separate from the setups'.
+        mixed = no_fit
+        note = "no mixed model: one game per setup"
+    elif vc.within <= 1e-9 * max(vc.between, 1e-300) or not np.isfinite(vc.icc):
         # Every game on a setup alike (deterministic agents): a model of game-level noise has
         # none to fit, and its intervals come out far too narrow.
         mixed = no_fit
@@ -432,10 +438,85 @@ def skill_analysis(data: RunData, pairwise: pd.DataFrame) -> tuple[pd.DataFrame,
     )
 
 
+REPEAT_COLUMNS = ["lineup", "games", "distinct", "groups", "games_per_group", "every_group_repeats"]
+
+
+def repeated_games(data: RunData) -> pd.DataFrame:
+    """Per lineup, how many of its games repeat an earlier one record for record.
+
+    Two games can be one game played twice when they share the condition, the setup (the
+    distinct one: a sampler's repeated setups are one), the lineup and its seat rotation; only
+    their index, slot, seed and pair key differ (:data:`ludolab.research.simulate.
+    GAME_NAME_COLUMNS`). Agents that make no random choice on a game whose rules draw nothing
+    (Masters Gallery) play every game of such a group alike.
+
+    Columns (one row per lineup, in config order): ``games``; ``distinct`` (games that repeat
+    no earlier game of their group); ``groups`` (condition x setup x rotation); ``games_per_group``
+    (their mean size); ``every_group_repeats`` (each group of two or more games is one game
+    played over and over: a deterministic lineup).
+    """
+    pg = data.per_game
+    keys = pg[["condition", "lineup", "rotation", "setup"]]
+    # A few numbers computed from each record (a handful of columns, not every metric: a run
+    # of a million games keeps its memory); only games alike in all of them are compared in
+    # full, from games.parquet.
+    wanted = dict.fromkeys(["turns", "rounds", "winner", *tested_metrics(data)])
+    cheap = pg[[c for c in wanted if c in pg.columns and c not in GAME_NAME_COLUMNS]]
+    repeats = find_repeats(keys, cheap, data.path / "games.parquet")
+    own = repeats.first == np.arange(len(pg))
+    rows = []
+    for lineup in data.lineups:
+        mine = (pg["lineup"] == lineup).to_numpy()
+        groups, which = np.unique(repeats.group[mine], return_inverse=True)
+        sizes = np.bincount(which, minlength=len(groups))
+        distinct = np.bincount(which[own[mine]], minlength=len(groups))
+        several = sizes >= 2
+        rows.append(
+            {
+                "lineup": lineup,
+                "games": int(mine.sum()),
+                "distinct": int(own[mine].sum()),
+                "groups": len(sizes),
+                "games_per_group": float(sizes.mean()) if len(sizes) else float("nan"),
+                "every_group_repeats": bool(several.any() and (distinct[several] == 1).all()),
+            }
+        )
+    return pd.DataFrame(rows, columns=REPEAT_COLUMNS)
+
+
+def repeat_notes(data: RunData, repeats: pd.DataFrame) -> list[str]:
+    """The run notes on repeated games (:func:`repeated_games`): one per lineup with any."""
+    unit = data.config["setup_kind"][:-1]
+    notes = []
+    for _, r in repeats.iterrows():
+        n, distinct = int(r["games"]), int(r["distinct"])
+        if distinct == n:
+            continue
+        if r["every_group_repeats"]:
+            notes.append(
+                f"lineup {r['lineup']}: every game on a {unit} repeats that {unit}'s first game "
+                f"record for record (its agents made no random choice): {distinct:,} distinct "
+                f"games of {n:,}. Each {unit} is one observation, and the tests (on {unit} "
+                f"means) and the win-rate intervals (over {unit}s) count it once; the mixed "
+                f"model has no game-level noise to fit. The {n - distinct:,} repeats added "
+                f"nothing: with `{GAMES_PER_SETUP_KEY[data.game]} = 1` this lineup has the same "
+                f"{unit} means"
+            )
+        else:
+            notes.append(
+                f"lineup {r['lineup']}: {n - distinct:,} of its {n:,} games repeat an earlier "
+                f"game on the same {unit} and seats, record for record; the tests average the "
+                f"games on each {unit}, so a repeat weighs only within its {unit}"
+            )
+    return notes
+
+
 def analyse(data: RunData) -> Analysis:
-    """Condition metrics, comparisons, seat statistics and regressions of a loaded run."""
+    """Condition metrics, comparisons, seat statistics and regressions of a loaded run, with
+    notes on lineups whose games repeat (:func:`repeated_games`)."""
     omni, pairs = compare(data)
     reg, notes = regressions(data)
+    notes[:0] = repeat_notes(data, repeated_games(data))
     if data.config["comparisons"]["paired"] and not data.paired:
         fewer = {c: len(s) for c, s in data.setups.items() if len(s) < data.config["setups"]}
         notes.insert(
@@ -472,6 +553,8 @@ __all__ = [
     "margins",
     "metric_column",
     "regressions",
+    "repeat_notes",
+    "repeated_games",
     "seat_table",
     "skill_analysis",
     "trend_table",
