@@ -14,6 +14,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PathCollection, PolyCollection
 from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import PathPatch
 from matplotlib.text import Text
 
@@ -29,14 +30,16 @@ def _renderer(fig: Figure):
     return canvas.get_renderer()
 
 
-def shapes_off_their_ticks(ax: Axes, tolerance: float = 0.05) -> list[str]:
+def shapes_off_their_ticks(ax: Axes, tolerance: float = 0.05, shapes: bool = True) -> list[str]:
     """A horizontal categorical plot: every violin (PolyCollection) and box (PathPatch) must be
-    centred on a y tick, and every point collection must lie within half a category of one."""
+    centred on a y tick, and every point collection must lie within half a category of one.
+    ``shapes``: the plot should have violins or boxes (False: it has none, only points, as a
+    distribution drawn as counts or as a strip of its games)."""
     ticks = np.asarray(ax.get_yticks(), dtype=float)
     problems = []
-    shapes = [c for c in ax.collections if isinstance(c, PolyCollection)]
-    shapes += [p for p in ax.patches if isinstance(p, PathPatch)]
-    for shape in shapes:
+    drawn = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    drawn += [p for p in ax.patches if isinstance(p, PathPatch)]
+    for shape in drawn:
         paths = shape.get_paths() if isinstance(shape, PolyCollection) else [shape.get_path()]
         for path in paths:
             ys = path.vertices[:, 1]
@@ -51,8 +54,12 @@ def shapes_off_their_ticks(ax: Axes, tolerance: float = 0.05) -> list[str]:
             far = np.min(np.abs(ys[:, None] - ticks[None, :]), axis=1)
             if far.max() >= 0.5:
                 problems.append(f"points {far.max():.2f} categories away from their tick")
-    if not shapes:
+    if shapes and not drawn:
         problems.append("no violin or box drawn")
+    if not shapes and drawn:
+        problems.append(f"{len(drawn)} violin(s) or box(es) drawn where none should be")
+    if not shapes and not any(isinstance(c, PathCollection) for c in ax.collections):
+        problems.append("no points drawn")
     return problems
 
 
@@ -120,8 +127,72 @@ def labels_without_units(ax: Axes, axes: str = "xy") -> list[str]:
     return problems
 
 
-def non_integer_ticks(ax: Axes) -> list[str]:
-    """The x axis of a whole-number quantity has only whole-number ticks inside the view."""
+def non_integer_ticks(ax: Axes, which: str = "x") -> list[str]:
+    """The ``which`` axis of a whole-number quantity (pips, a trial's number) has only
+    whole-number ticks inside the view."""
+    lo, hi = sorted(ax.get_xlim() if which == "x" else ax.get_ylim())
+    ticks = ax.get_xticks() if which == "x" else ax.get_yticks()
+    shown = [t for t in ticks if lo <= t <= hi]
+    return [f"a tick at {t:g} on a whole-number axis" for t in shown if t != round(t)]
+
+
+def collapsed_shapes(ax: Axes, share: float = 0.01) -> list[str]:
+    """A horizontal categorical plot: no box (PathPatch) or violin (PolyCollection) narrower
+    along x than ``share`` of the view: a box whose quartiles meet is a line that hides every
+    game around it."""
     lo, hi = sorted(ax.get_xlim())
-    ticks = [t for t in ax.get_xticks() if lo <= t <= hi]
-    return [f"a tick at {t:g} on a whole-number axis" for t in ticks if t != round(t)]
+    problems = []
+    paths = [p.get_path() for p in ax.patches if isinstance(p, PathPatch)]
+    paths += [q for c in ax.collections if isinstance(c, PolyCollection) for q in c.get_paths()]
+    for path in paths:
+        xs = path.vertices[:, 0]
+        if xs.size and xs.max() - xs.min() < share * (hi - lo):
+            problems.append(f"a shape collapsed to a line at x={xs.mean():.3g}")
+    return problems
+
+
+def _data_positions(ax: Axes, which: str) -> np.ndarray:
+    """Where the axes' points, lines and shapes sit along ``which`` (data coordinates)."""
+    k = 0 if which == "x" else 1
+    found = [c.get_offsets()[:, k] for c in ax.collections if isinstance(c, PathCollection)]
+    found += [np.asarray(line.get_xydata())[:, k] for line in ax.lines if isinstance(line, Line2D)]
+    found += [p.get_path().vertices[:, k] for p in ax.patches if isinstance(p, PathPatch)]
+    values = np.concatenate([np.asarray(f, dtype=float).ravel() for f in found] or [[]])
+    return values[np.isfinite(values)]
+
+
+def sliver_axis(ax: Axes, which: str = "x") -> list[str]:
+    """An axis whose data are one value must be wide enough to read as one value: a whole
+    number at least one whole number either side, any value at least 10% of it either side
+    (matplotlib alone zooms to ±5%, with ticks at 7.9, 8.0, 8.1 around a constant 8)."""
+    values = _data_positions(ax, which)
+    if not values.size:
+        return []
+    v = float(values.mean())
+    if np.ptp(values) > 1e-9 * max(1.0, abs(v)):
+        return []
+    whole = v == round(v)
+    need = max(0.1 * abs(v), 1.0 if whole else (0.1 if v == 0 else 0.0))
+    lo, hi = sorted(ax.get_xlim() if which == "x" else ax.get_ylim())
+    if min(v - lo, hi - v) < need - 1e-9:
+        return [f"the {which} axis {lo:.3g}-{hi:.3g} is a sliver around the constant {v:g}"]
+    return []
+
+
+def too_few_x(ax: Axes, minimum: int = 3, closeness: float = 0.01) -> list[str]:
+    """A scatter or a plot of means against x: its points (scatter collections, error bars'
+    markers) sit at ``minimum`` distinct x values or more; points closer than ``closeness`` of
+    the axis's span count as one. Fewer cannot show a trend."""
+    xs = [c.get_offsets()[:, 0] for c in ax.collections if isinstance(c, PathCollection)]
+    for container in ax.containers:
+        if isinstance(container, ErrorbarContainer) and container.lines[0] is not None:
+            xs.append(np.asarray(container.lines[0].get_xdata(), dtype=float))
+    values = np.sort(np.concatenate([np.asarray(x, dtype=float).ravel() for x in xs] or [[]]))
+    values = values[np.isfinite(values)]
+    if not values.size:
+        return ["no points drawn"]
+    lo, hi = sorted(ax.get_xlim())
+    distinct = 1 + int(np.sum(np.diff(values) >= closeness * (hi - lo)))
+    if distinct < minimum:
+        return [f"points at {distinct} distinct x value(s); a trend needs {minimum}"]
+    return []

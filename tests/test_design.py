@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -434,3 +435,46 @@ def _running(db: Path) -> bool:
     except sqlite3.OperationalError:  # the schema is still being written
         return False
     return n > 0
+
+
+@pytest.mark.parametrize("n_trials", [2, 3, 4, 5, 7])
+def test_the_history_counts_trials_in_whole_numbers(
+    n_trials: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a short search: matplotlib alone ticks a trial axis at 0.5, 2.5, ...
+    from figure_checks import clipped_text, non_integer_ticks
+    from matplotlib.figure import Figure
+
+    from ludolab.research.design import figures as design_figures
+    from ludolab.research.design.spec import Objective
+
+    drawn: list[Figure] = []
+    save = design_figures.save_figure
+
+    def keep(fig: Figure, path: Path, *args, **kwargs):
+        drawn.append(fig)
+        return save(fig, path, *args, **kwargs)
+
+    monkeypatch.setattr(design_figures, "save_figure", keep)
+    spec = SimpleNamespace(
+        objectives=[Objective("turns", "target", target=65.0), Objective("lead_change", "maximize")]
+    )
+    trials = pd.DataFrame(
+        {
+            "number": range(n_trials),
+            "state": ["complete", "pruned"] * (n_trials // 2) + ["complete"] * (n_trials % 2),
+            "mean:turns": np.linspace(80, 66, n_trials),
+            "mean:lead_change": np.linspace(1.0, 2.0, n_trials),
+        }
+    )
+    design_figures.history_figure(spec, trials, {"turns": 75.0}, tmp_path / "history")
+    (fig,) = drawn
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(axes) == 2
+    problems = clipped_text(fig)
+    for ax in axes:
+        assert ax.get_xlabel() == "trial"
+        problems += non_integer_ticks(ax)
+        lo, hi = ax.get_xlim()
+        assert sum(lo <= t <= hi for t in ax.get_xticks()) >= 2  # still a readable axis
+    assert problems == [], problems

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from ludolab.research.design.spec import DesignSpec, Objective
 from ludolab.research.plots.figure_kit import finish_figure, new_figure, save_figure
@@ -64,6 +65,7 @@ def history_figure(
                 label="baseline",
             )
         ax.set_xlabel("trial")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # trials are counted: no 2.5
         better = "higher" if o.direction == "maximize" else "lower"
         ax.set_ylabel(f"{score_label(o)}\n({better} is better)")
     for ax in axes[n:]:

@@ -2,7 +2,10 @@
 
 Each figure is saved as ``figures/<name>.pdf`` and ``.png`` by
 :func:`ludolab.research.plots.figures.save_figure`; :func:`plot_run` returns them with captions for
-the report.
+the report, and a sentence for each figure it left out because the run cannot fill it (a trend
+across conditions needs the conditions at :data:`MIN_TREND_POSITIONS` distinct x values or
+more). A distribution a box or violin would hide (few distinct values, or most games at one
+value) is drawn as counts or as a strip of the games, and its caption says which.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only; a run may be on a machine without a display
 
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
@@ -25,7 +29,10 @@ from ludolab.envs.gallery.engine import OPTION_UNITS as GALLERY_OPTION_UNITS  # 
 from ludolab.research.experiment.run_data import RunData, tested_metrics  # noqa: E402
 from ludolab.research.experiment.trends import sweeps  # noqa: E402
 from ludolab.research.metrics.registry import game_unit  # noqa: E402
+from ludolab.research.plots.figure_kit import whole_numbers  # noqa: E402
 from ludolab.research.plots.figures import (  # noqa: E402
+    DistributionForm,
+    distribution_form,
     dose_response,
     example_boards,
     length_distributions,
@@ -43,6 +50,11 @@ OPTION_UNITS = {"catan": CATAN_OPTION_UNITS, "gallery": GALLERY_OPTION_UNITS}
 CATAN_TIGHTNESS = "int_pips_max"
 TIGHTNESS_COLUMN = "tightness"
 
+MIN_TREND_POSITIONS = 3
+"""A metric-against-tightness figure is drawn only when the conditions sit at this many distinct
+x values or more: through two points any line fits, and the two conditions' difference is
+already in the comparisons."""
+
 
 @dataclass(frozen=True)
 class RunFigure:
@@ -59,6 +71,15 @@ class RunFigure:
     @property
     def pdf(self) -> Path:
         return self.stem.with_name(self.stem.name + ".pdf")
+
+
+class RunFigures(list[RunFigure]):
+    """:func:`plot_run`'s figures, in the report's order (a list), and ``left_out``: one
+    sentence per kind of figure not drawn, saying why (for the report's figure list)."""
+
+    def __init__(self, figures: list[RunFigure] | None = None, left_out: list[str] | None = None):
+        super().__init__(figures or [])
+        self.left_out: list[str] = list(left_out or [])
 
 
 def slug(name: str) -> str:
@@ -121,24 +142,38 @@ def _unit_suffix(unit: str) -> str:
 
 def plot_run(
     data: RunData, conditions: pd.DataFrame, style: FigureStyle | None = None
-) -> list[RunFigure]:
-    """Draw and save the run's figures under ``<run>/figures``; return them. ``conditions`` is
-    the run's :func:`~ludolab.research.experiment.analysis.condition_table` (no statistics
-    needed); ``style`` defaults to the config's ``[report]`` (the paper style when it has
-    none)."""
+) -> RunFigures:
+    """Draw and save the run's figures under ``<run>/figures``; return them, with a sentence
+    for each figure left out (its old files, from an earlier drawing, are removed).
+    ``conditions`` is the run's :func:`~ludolab.research.experiment.analysis.condition_table`
+    (no statistics needed); ``style`` defaults to the config's ``[report]`` (the paper style
+    when it has none)."""
     chosen = style or style_from_table(data.config.get("report"))
     with figure_style(chosen):
         return _plot_run(data, conditions)
 
 
-def _plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
+def _plot_run(data: RunData, conditions: pd.DataFrame) -> RunFigures:
     out = data.path / "figures"
     order = data.conditions
-    figures: list[RunFigure] = []
+    figures = RunFigures()
+    # a trend figure left out: its description -> (the x positions, the lineups, the files)
+    skipped: dict[str, tuple[list[float], list[str], list[str]]] = {}
 
     def save(fig: Figure, name: str, caption: str) -> None:
         save_figure(fig, out / name)
         figures.append(RunFigure(out / name, caption))
+
+    def trend(means: pd.DataFrame, x: str, what: str, lineup: str, name: str) -> bool:
+        """Whether the conditions' means sit at enough distinct x values for ``what``'s
+        figure; when not, it is noted as left out."""
+        positions = _positions(means, x)
+        if len(positions) >= MIN_TREND_POSITIONS:
+            return True
+        _, lineups, names = skipped.setdefault(what, (positions, [], []))
+        lineups.append(lineup)
+        names.append(name)
+        return False
 
     tight = _tightness(data) if data.game == "gallery" else None
     tags: set[str] = set()
@@ -157,10 +192,7 @@ def _plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
             .mean()
             .reset_index()
         )
-        unit_note = (
-            f"points: the mean of each {kind[:-1]}'s games (the unit the comparisons test); "
-            f"shapes: the distribution of single games"
-        )
+        points = f"points: the mean of each {kind[:-1]}'s games (the unit the comparisons test)"
         save(
             length_distributions(
                 games,
@@ -171,7 +203,8 @@ def _plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
                 title=title,
             ),
             f"length-{tag}",
-            f"Game length per condition, {who}; {unit_note}.",
+            f"Game length per condition, {who}; {points}; "
+            + _distribution_note(distribution_form(games, "turns", order=order), "violin"),
         )
         save(
             win_rates_by_seat(conds, order=order, title=title),
@@ -190,7 +223,8 @@ def _plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
                 title=title,
             ),
             f"score-spread-{tag}",
-            f"Final score spread (best minus worst seat) per condition, {who}; {unit_note}.",
+            f"Final score spread (best minus worst seat) per condition, {who}; {points}; "
+            + _distribution_note(distribution_form(games, "score_spread", order=order), "box"),
         )
         if data.game == "catan":
             boards = (
@@ -198,23 +232,26 @@ def _plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
                 .mean()
                 .reset_index()
             )
-            save(
-                metric_vs_tightness(
-                    boards,
-                    CATAN_TIGHTNESS,
-                    "turns",
-                    order=order,
-                    means=True,
-                    xlabel="richest intersection (pips)",
-                    ylabel="game length (player turns),\nmean of board means ± 95% CI",
-                    title=title,
-                ),
-                f"turns-vs-{CATAN_TIGHTNESS}-{tag}",
-                f"Game length against the richest intersection of each condition's boards "
-                f"(pips; the condition's mean over its boards): the mean of the board means "
-                f"with its 95% interval over boards, {who}."
-                + _spread_note(boards, CATAN_TIGHTNESS),
-            )
+            name = f"turns-vs-{CATAN_TIGHTNESS}-{tag}"
+            what = "game length against the richest intersection (pips)"
+            if trend(boards, CATAN_TIGHTNESS, what, lineup, name):
+                save(
+                    metric_vs_tightness(
+                        boards,
+                        CATAN_TIGHTNESS,
+                        "turns",
+                        order=order,
+                        means=True,
+                        xlabel="richest intersection (pips)",
+                        ylabel="game length (player turns):\nmean ± 95% CI over boards",
+                        title=title,
+                    ),
+                    name,
+                    f"Game length against the richest intersection of each condition's boards "
+                    f"(pips; the condition's mean over its boards): the mean of the board means "
+                    f"with its 95% interval over boards, {who}."
+                    + _spread_note(boards, CATAN_TIGHTNESS),
+                )
         elif tight is not None and tight[TIGHTNESS_COLUMN].notna().sum() > 0:
             games_t = tight[tight["lineup"] == lineup].dropna(subset=[TIGHTNESS_COLUMN])
             # the deal is the unit: games on one deal are not independent (greedy games on a
@@ -226,23 +263,26 @@ def _plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
                 .mean()
                 .reset_index()
             )
-            save(
-                metric_vs_tightness(
-                    deals,
-                    TIGHTNESS_COLUMN,
-                    "score_spread",
-                    order=order,
-                    means=True,
-                    xlabel="tightness: -log10 P(fair deal qualifies)",
-                    ylabel=f"score spread ({game_unit(data.game, 'score_spread')}),\n"
-                    "mean of deal means ± 95% CI",
-                    title=title,
-                ),
-                f"score-spread-vs-tightness-{tag}",
-                f"Mean score spread against each deal set's tightness (-log10 of the share of "
-                f"fair deals that satisfy it): the mean of the deal means with its 95% interval "
-                f"over deals, {who}." + _spread_note(deals, TIGHTNESS_COLUMN),
-            )
+            name = f"score-spread-vs-tightness-{tag}"
+            what = "score spread against the deal sets' tightness"
+            if trend(deals, TIGHTNESS_COLUMN, what, lineup, name):
+                save(
+                    metric_vs_tightness(
+                        deals,
+                        TIGHTNESS_COLUMN,
+                        "score_spread",
+                        order=order,
+                        means=True,
+                        xlabel="tightness: -log10 P(fair deal qualifies)",
+                        ylabel=f"score spread ({game_unit(data.game, 'score_spread')}):\n"
+                        "mean ± 95% CI over deals",
+                        title=title,
+                    ),
+                    name,
+                    f"Mean score spread against each deal set's tightness (-log10 of the share "
+                    f"of fair deals that satisfy it): the mean of the deal means with its 95% "
+                    f"interval over deals, {who}." + _spread_note(deals, TIGHTNESS_COLUMN),
+                )
     by_name = {c["name"]: c for c in data.config["conditions"]}
     metrics = tested_metrics(data)
     units = {m: game_unit(data.game, m) for m in metrics}
@@ -286,7 +326,65 @@ def _plot_run(data: RunData, conditions: pd.DataFrame) -> list[RunFigure]:
             "example-boards",
             "The first three boards of each condition.",
         )
+    for what, (positions, lineups, names) in skipped.items():
+        for name in names:  # an earlier drawing's files must not outlive the figure
+            for suffix in (".pdf", ".png"):
+                (out / f"{name}{suffix}").unlink(missing_ok=True)
+        figures.left_out.append(_left_out_note(what, positions, lineups, data.lineups))
     return figures
+
+
+def _positions(means: pd.DataFrame, x: str) -> list[float]:
+    """The distinct x values the conditions' points sit at (each condition's mean of ``x``
+    over its setups). Values closer than the step of
+    :func:`~ludolab.research.plots.figure_kit.spread_coincident` count once: the figure would
+    draw them slightly apart only because they coincide."""
+    centres = np.sort(means.groupby("condition", observed=True)[x].mean().dropna().to_numpy(float))
+    if not centres.size:
+        return []
+    span = float(np.ptp(centres))
+    if whole_numbers(means[x].dropna()):
+        span = max(span, 1.0)
+    gap = 0.035 * (span or 1.0)  # spread_coincident's step
+    kept = [float(centres[0])]
+    for before, c in zip(centres[:-1], centres[1:], strict=True):
+        if c - before >= gap:
+            kept.append(float(c))
+    return kept
+
+
+def _left_out_note(what: str, positions: list[float], lineups: list[str], every: list[str]) -> str:
+    """The report's sentence for a trend figure not drawn."""
+    which = "every lineup" if lineups == every else "lineup " + ", ".join(map(repr, lineups))
+    at = " and ".join(f"{p:.3g}" for p in positions) or "no value"
+    count = {0: "no", 1: "one", 2: "two"}.get(len(positions), str(len(positions)))
+    return (
+        f"Not drawn: {what}, for {which}. The conditions sit at {count} distinct "
+        f"value{'s' * (len(positions) != 1)} of it ({at}); a trend needs at least "
+        f"{MIN_TREND_POSITIONS}, and the conditions are compared in the tables above."
+    )
+
+
+def _distribution_note(form: DistributionForm, shape: str) -> str:
+    """The end of a distribution's caption: what stands for the single games (the ``shape``,
+    or what replaced it) and which conditions' games all have one value."""
+    if form.kind == "counts":
+        note = (
+            "circles: the single games, one circle per value a condition's games take, its "
+            "area the share of the condition's games at that value (key above the plot; the "
+            f"games take few values, so a {shape} would hide them)"
+        )
+    elif form.kind == "strip":
+        note = (
+            "grey dots: the single games (most of a condition's games share one value, so a "
+            f"{shape} would collapse to a line)"
+        )
+    else:
+        note = f"{'boxes' if shape == 'box' else 'violins'}: the distribution of single games"
+    if form.constant:
+        each = "; ".join(f"every game of {c} had {v:g}" for c, v in form.constant.items())
+        note += f". Constant: {each}"
+    return note + "."
 
 
 def _spread_note(means: pd.DataFrame, x: str) -> str:

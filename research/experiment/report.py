@@ -253,6 +253,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         blocks.append(Block("p", f"Note: {note}"))
     blocks.append(Block("h2", "Figures"))
     blocks += [Block("figure", f, f.caption) for f in figures]
+    blocks += [Block("p", note) for note in getattr(figures, "left_out", ())]  # figures not drawn
     blocks += [
         Block("h2", "Provenance"),
         Block(

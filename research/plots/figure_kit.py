@@ -217,6 +217,14 @@ def integer_ticks(ax: Axes, values: pd.Series | np.ndarray) -> None:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
+def constant_view(value: float, whole: bool) -> tuple[float, float]:
+    """The x limits of an axis whose data are one ``value``: wide enough to read as a single
+    value, not matplotlib's sliver (±5%, ticks at 7.9, 8.0, 8.1 for a score of 8): at least one
+    whole number either side of a whole ``value``, and 10% of it either side in any case."""
+    half = max(0.1 * abs(value), 1.0 if whole else (0.1 if value == 0 else 0.0))
+    return value - half, value + half
+
+
 def whole_numbers(values: pd.Series | np.ndarray) -> bool:
     v = np.asarray(values, dtype=float)
     v = v[np.isfinite(v)]
@@ -293,11 +301,14 @@ def top_legend(fig: Figure, ax: Axes, n: int) -> None:
     if handles:
         # three columns of long labels ("balanced-symbols (n=1400)") overrun a one-column figure
         per_row = 3 if max(len(lab) for lab in labels) <= 18 else 2
+        # rows as full as each other: a legend fills column by column, so 4 entries in 3
+        # columns would be 2 + 1 + 1, a grid with holes
+        rows = math.ceil(min(n, len(handles)) / per_row)
         fig.legend(
             handles,
             labels,
             loc="outside upper center",
-            ncol=min(n, per_row),
+            ncol=math.ceil(min(n, len(handles)) / rows),
             fontsize="x-small",
             handletextpad=0.3,
             columnspacing=1.0,

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -38,6 +39,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
 
 from ludolab.envs.catan.board import Board
 from ludolab.research.metrics.registry import short_unit
@@ -51,6 +53,7 @@ from ludolab.research.plots.figure_kit import (
     WIN_RATE,
     auto_width,
     condition_palette,
+    constant_view,
     finish_figure,
     integer_ticks,
     is_sequence_column,
@@ -66,10 +69,143 @@ from ludolab.research.plots.figure_kit import (
     spread_coincident,
     spread_on_axis,
     top_legend,
+    whole_numbers,
 )
 from ludolab.research.plots.style import current_style
 from ludolab.research.stats.compare import check_columns, numeric_column
 from ludolab.research.stats.trend import linear_trend, trend_band
+
+COUNTED_VALUES = 12
+"""A distribution of at most this many distinct values is drawn as counts (see
+:func:`distribution_form`): a score spread of whole VP takes a handful, and a box over them
+collapses as soon as half the games share one value."""
+
+
+@dataclass(frozen=True)
+class DistributionForm:
+    """How :func:`length_distributions` and :func:`score_distributions` draw a column (as
+    :func:`distribution_form` decides it), so that a caption can say what the figure shows.
+
+    ``kind``: ``"shape"`` (the violin or box asked for), ``"counts"`` (few distinct values:
+    one circle per value and condition, its area the share of the condition's games there) or
+    ``"strip"`` (many values but a box would collapse: every game as a small point).
+    ``constant``: the conditions whose games all have one value, with that value."""
+
+    kind: Literal["shape", "counts", "strip"]
+    constant: dict[str, float] = field(default_factory=dict)
+
+
+def distribution_form(
+    table: pd.DataFrame,
+    column: str,
+    by: str = "condition",
+    order: Sequence[Hashable] | None = None,
+) -> DistributionForm:
+    """How a per-game ``column`` can be drawn per condition without hiding its games.
+
+    Counts when the games take at most :data:`COUNTED_VALUES` distinct values (a box or a
+    violin over a few values is a line or a spike); a strip of the games when some condition
+    has no spread between its quartiles (its box would be a line at the median, the games
+    around it unseen); the shape otherwise."""
+    check_columns(table, column)
+    df, labels = ordered_conditions(table, by, order)
+    values = numeric_column(df, column)
+    finite = np.isfinite(values.to_numpy(dtype=float))
+    df, values = df[finite], values[finite]
+    constant = {
+        lab: float(v.iloc[0])
+        for lab in labels
+        if len(v := values[df[by].astype(str) == lab]) and v.nunique() == 1
+    }
+    if values.nunique() <= COUNTED_VALUES:
+        return DistributionForm("counts", constant)
+    for lab in labels:
+        v = values[df[by].astype(str) == lab].to_numpy(dtype=float)
+        if v.size < 2 or np.percentile(v, 75) - np.percentile(v, 25) == 0:
+            return DistributionForm("strip", constant)
+    return DistributionForm("shape", constant)
+
+
+def _count_axes(
+    ax: Axes,
+    df: pd.DataFrame,
+    by: str,
+    column: str,
+    labels: list[str],
+    palette: Mapping[str, Any],
+) -> None:
+    """One row per condition (the first on top): a circle at each value its games take, the
+    circle's area the share of its games there; a key to the areas above the plot."""
+    fig = ax.get_figure()
+    assert fig is not None
+    values = df[column].to_numpy(dtype=float)
+    distinct = np.unique(values[np.isfinite(values)])
+    lo, hi = (float(distinct.min()), float(distinct.max())) if distinct.size else (0.0, 1.0)
+    # the mean gap between the values: a few values spread wide (money) keep readable circles,
+    # where the smallest gap would shrink them all for two neighbours
+    step = (hi - lo) / (distinct.size - 1) if distinct.size > 1 else 1.0
+    # The widest circle fits between two values and two rows, measured on the figure's size
+    # (the axes take about 70% of its width, and 40% of its height or more: the key and the
+    # x label take the rest), in points.
+    width_pt, height_pt = (fig.get_figwidth() * 0.7 * 72, fig.get_figheight() * 0.4 * 72)
+    per_value = width_pt * step / (hi - lo + step)
+    per_row = height_pt / len(labels)
+    biggest = (0.9 * min(per_value, per_row)) ** 2  # marker size is an area in points^2
+    for i, lab in enumerate(labels):
+        x = df.loc[df[by].astype(str) == lab, column].to_numpy(dtype=float)
+        x = x[np.isfinite(x)]
+        if not x.size:
+            continue
+        at, n = np.unique(x, return_counts=True)
+        share = n / n.sum()
+        colour = palette[lab]
+        # a floor on the size: a single game among thousands is still a visible dot
+        ax.scatter(
+            at,
+            np.full(at.size, float(i)),
+            s=np.maximum(share * biggest, 4.0),
+            color=colour,
+            alpha=0.55,
+            edgecolors=[tuple(0.6 * c for c in colour[:3])],
+            linewidths=0.5,
+            zorder=2,
+        )
+    ax.set_yticks(range(len(labels)), labels)
+    ax.set_ylim(len(labels) - 0.5, -0.5)  # the first condition on top, as in the shapes
+    if distinct.size == 1:  # one value: an axis wide enough to read it as one
+        ax.set_xlim(*constant_view(lo, whole_numbers(distinct)))
+    else:
+        ax.set_xlim(lo - 0.6 * step, hi + 0.6 * step)
+    if whole_numbers(distinct):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    # The key to the areas, above the plot (a Line2D's marker size is a diameter).
+    key = [0.1, 0.5]
+    fig.legend(
+        handles=[
+            Line2D(
+                [],
+                [],
+                marker="o",
+                linestyle="",
+                markersize=math.sqrt(share * biggest),
+                markerfacecolor="0.8",
+                markeredgecolor="0.4",
+                markeredgewidth=0.5,
+                label=f"{share:.0%}",
+            )
+            for share in key
+        ],
+        title="circle area: share of games",
+        loc="outside upper center",
+        ncol=len(key),
+        fontsize="x-small",
+        title_fontsize="x-small",
+        # room for the widest circle of the key beside its label (sizes in font sizes)
+        handlelength=max(1.0, 1.1 * math.sqrt(max(key) * biggest) / 7.0),
+        handleheight=max(0.7, 1.1 * math.sqrt(max(key) * biggest) / 7.0),
+        handletextpad=0.4,
+        columnspacing=1.4,
+    )
 
 
 def _distribution_axes(
@@ -82,8 +218,10 @@ def _distribution_axes(
     palette: Mapping[str, Any],
     seed: int,
     unit_means: pd.DataFrame | None = None,
+    form: DistributionForm | None = None,
 ) -> None:
-    """Conditions on the y axis, ``column`` on the x axis (violin/box + points, or ECDF).
+    """Conditions on the y axis, ``column`` on the x axis (violin/box + points, or ECDF; counts
+    or a strip of the games when ``form`` says a shape would hide them).
 
     With ``unit_means`` (one row per setup: ``by`` and the setup's mean of ``column``), the
     points are those means, the unit the tests use, over the games' distribution."""
@@ -92,7 +230,22 @@ def _distribution_axes(
         sns.ecdfplot(data=df, x=column, hue=by, hue_order=labels, palette=palette, ax=ax)
         ax.set_ylabel("share of games")
         return
-    if kind == "violin":
+    if kind not in ("violin", "box"):
+        raise ValueError(f"kind must be 'violin', 'box' or 'ecdf', got {kind!r}")
+    shown = "shape" if form is None else form.kind
+    if shown == "counts":
+        _count_axes(ax, df, by, column, labels, palette)
+    elif shown == "strip":
+        # every game, small and grey, under the setup means: no box to collapse
+        rng = np.random.default_rng(seed + 1)
+        for i, lab in enumerate(labels):
+            x = df.loc[df[by].astype(str) == lab, column].to_numpy(dtype=float)
+            x = x[np.isfinite(x)]
+            y = i + rng.uniform(-0.25, 0.25, size=x.size)
+            ax.scatter(x, y, s=2, color="0.55", alpha=0.35, linewidths=0, zorder=2)
+        ax.set_yticks(range(len(labels)), labels)
+        ax.set_ylim(len(labels) - 0.5, -0.5)
+    elif kind == "violin":
         sns.violinplot(
             **common,
             hue=by,
@@ -120,8 +273,9 @@ def _distribution_axes(
                 linewidth=0.7,
                 showfliers=False,
             )
-    else:
-        raise ValueError(f"kind must be 'violin', 'box' or 'ecdf', got {kind!r}")
+    ax.set_ylabel("")
+    if shown != "shape" and unit_means is None:
+        return  # the circles or the strip already are the games
     rng = np.random.default_rng(seed)
     # Points on top, jittered by a seeded generator (seaborn's jitter uses the global one).
     source = df if unit_means is None else unit_means
@@ -160,6 +314,11 @@ def length_distributions(
     mean ``column``) the points are the setup means, the unit the comparisons test, drawn over
     the games' distribution. Returns a one-axes figure ``width`` inches wide (default
     :data:`ONE_COLUMN` for up to 4 conditions, else :data:`TWO_COLUMN`).
+
+    A violin or box that would hide the games (:func:`distribution_form`: few distinct values,
+    or a condition with most games at one value) is not drawn: the games are drawn as counts
+    (a circle per value, its area the share of the condition's games, with a key above) or as
+    a strip of points.
     """
     return _distribution_figure(
         per_game,
@@ -194,11 +353,11 @@ def score_distributions(
     """Distribution of a score per condition.
 
     A numeric per-game column (``score_spread``, ``winner_margin``, any per-game metric) is
-    drawn as :func:`length_distributions` draws lengths (default ``kind="box"``: scores are
-    small integers). A column of per-seat sequences -- the games table's final scores,
-    ``final_vp`` (Catan) or ``final_scores`` (Masters Gallery) -- is drawn as one box per seat
-    within each condition, the seats coloured and in a legend titled "seat" (``palette`` and
-    ``kind`` do not apply). Returns a one-axes figure.
+    drawn as :func:`length_distributions` draws lengths (default ``kind="box"``; scores of
+    few values are drawn as counts, as there). A column of per-seat sequences -- the games
+    table's final scores, ``final_vp`` (Catan) or ``final_scores`` (Masters Gallery) -- is
+    drawn as one box per seat within each condition, the seats coloured and in a legend titled
+    "seat" (``palette`` and ``kind`` do not apply). Returns a one-axes figure.
     """
     check_columns(table, column)
     if not is_sequence_column(table[column]):
@@ -287,11 +446,14 @@ def _distribution_figure(
     df, labels = ordered_conditions(table, by, order)
     df[column] = numeric_column(df, column)
     colours = palette_for(labels, palette)
+    form = distribution_form(df, column, by, labels)
     with paper_style():
         height = 1.1 + 0.3 * len(labels) if kind != "ecdf" else 2.4
+        if kind != "ecdf" and form.kind == "counts":
+            height += 0.1 * len(labels)  # rows tall enough for a circle of most games
         fig = new_figure(width or auto_width(len(labels)), height)
         ax = fig.add_subplot()
-        _distribution_axes(ax, df, by, column, labels, kind, colours, seed, unit_means)
+        _distribution_axes(ax, df, by, column, labels, kind, colours, seed, unit_means, form)
         if what == "length" and "truncated" in df.columns and df["truncated"].astype(bool).any():
             limit = float(df.loc[df["truncated"].astype(bool), column].max())
             ax.axvline(limit, color="0.4", linestyle="--", linewidth=0.7, zorder=1)
@@ -647,9 +809,12 @@ __all__ = [
     "FORMATS",
     "ONE_COLUMN",
     "PALETTE",
+    "COUNTED_VALUES",
     "PNG_DPI",
     "TWO_COLUMN",
+    "DistributionForm",
     "condition_palette",
+    "distribution_form",
     "dose_response",
     "example_boards",
     "length_distributions",
