@@ -179,6 +179,7 @@ def simulate(
     options: Mapping[str, Any] | Any = None,
     condition: str = "",
     workers: int = 1,
+    players: int | None = None,
 ) -> Games:
     """Play ``games`` games and return them as tables.
 
@@ -186,6 +187,8 @@ def simulate(
         game: ``"catan"`` or ``"gallery"``.
         agents: one agent spec per seat (``["greedy", "random", "random"]``, or the command
             line's ``"greedy,random,random"``); ``ludolab simulate catan --help`` lists them.
+            One spec alone (``"greedy"``) sits at every seat, as in a config's ``seats``:
+            ``players`` seats, or as many as the setups' deals have.
         games: how many games.
         setups: Boards / Deals (e.g. from :func:`generate`); game ``i`` is played on
             ``setups[i % len(setups)]``. None: a fair shuffle per game, drawn from its seed.
@@ -196,6 +199,8 @@ def simulate(
         condition: a label for the ``condition`` column (e.g. the set's name), to stack the
             tables of several conditions with ``pd.concat``.
         workers: local worker processes (the games are the same for any number).
+        players: with one agent spec, how many seats it fills (default: the deals' players
+            for Masters Gallery setups; otherwise it must be given).
 
     The tables get a ``condition``, a ``setup`` (the index into ``setups``; with None, the
     game's own index) and a ``game`` (0-based) column. Raises ValueError for unknown agents or
@@ -209,6 +214,7 @@ def simulate(
     if game not in GAMES:
         raise ValueError(f"game {game!r}: choose one of {', '.join(GAMES)}")
     specs = split_agent_list(agents) if isinstance(agents, str) else list(agents)
+    specs = _one_per_seat(game, specs, players, setups)
     if games < 1 or workers < 1:
         raise ValueError(f"games and workers must be at least 1, got {games} and {workers}")
     rules = _options(game, options)
@@ -246,6 +252,29 @@ def _options(game: str, options: Mapping[str, Any] | Any) -> Any:
     return Options(**options)
 
 
+def _one_per_seat(
+    game: str, specs: list[str], players: int | None, setups: Sequence[Any] | None
+) -> list[str]:
+    """``specs`` with a lone spec repeated at every seat (``players`` of them, or the deals')."""
+    if players is not None and len(specs) != 1 and len(specs) != players:
+        raise ValueError(
+            f"players={players} but {len(specs)} agent specs: give one, or one per seat"
+        )
+    if len(specs) != 1:
+        return specs
+    if players is None and game == "gallery" and setups:
+        players = getattr(setups[0], "n_players", None)
+    if players is None:
+        from ludolab.research.simulate import SEATS
+
+        low, high = SEATS[game]
+        raise ValueError(
+            f"one agent spec ({specs[0]!r}) for every seat: say how many seats with "
+            f"players={low}..{high}, or give one spec per seat"
+        )
+    return specs * players
+
+
 def _check_lineup(game: str, specs: list[str], setups: Sequence[Any] | None) -> None:
     """Every agent spec parses, the seat count fits the game, the setups are the game's."""
     from ludolab.research.simulate import check_lineup
@@ -268,6 +297,86 @@ def _check_lineup(game: str, specs: list[str], setups: Sequence[Any] | None) -> 
                     f"setups: deal {other.id} is for {other.n_players} players, the agents "
                     f"are {len(specs)}"
                 )
+
+
+def compare(
+    games: pd.DataFrame,
+    metrics: Sequence[str] | str,
+    *,
+    baseline: str | None = None,
+    by: str = "condition",
+    unit: str = "setup",
+    paired: bool = True,
+    correction: str = "holm",
+    alpha: float = 0.05,
+    n_boot: int = 2000,
+    seed: int = 0,
+    margins: Mapping[str, float] | None = None,
+) -> pd.DataFrame:
+    """Compare conditions on your own table of games, with the statistics a run's report uses.
+
+    Each metric is averaged over the games on one ``unit`` (the setup: games on one board are
+    repeated measurements of it), then every pair of conditions (or every condition against
+    ``baseline``) is compared on those means: the difference of means in the metric's unit with
+    its bootstrap 95% interval (per test, not corrected), a rank test (Wilcoxon signed-rank on
+    setups paired by index when ``paired``, e.g. :func:`simulate` with one seed and setups of
+    equal number; else Mann-Whitney U), p-values corrected together over every row
+    (``correction``: ``holm``, ``bonferroni``, ``bh`` or ``none``), the minimum detectable
+    difference (MDE) at 80% power and level ``alpha / m``, and the verdict a report would print.
+
+    Args:
+        games: one row per game, with the ``by`` and ``unit`` columns and the metrics (e.g.
+            ``pd.concat([a.metrics, b.metrics])`` of two :func:`simulate` results).
+        metrics: the metric columns to compare.
+        baseline: compare every condition with this one only (rows oriented *condition vs
+            baseline*: positive differences are larger under the condition).
+        margins: per metric, the equivalence margin in its unit: a TOST says "equivalent
+            within ±margin" where the data show it.
+
+    Returns one row per metric and pair: ``metric``, ``condition1``, ``condition2``, ``n1``,
+    ``n2`` (units), ``mean1``, ``mean2``, ``diff``, ``diff_low``, ``diff_high``, ``p``,
+    ``p_adj``, ``mde``, ``equivalence_p_adj``, ``significant``, ``verdict`` and the rest of
+    :data:`ludolab.research.stats.compare.PAIRWISE_COLUMNS`. Raises ValueError for a missing
+    column or an unknown baseline.
+    """
+    import numpy as np
+    import pandas as pd
+
+    from ludolab.research.experiment.analysis import adjust_families, orient
+    from ludolab.research.stats.compare import pairwise
+
+    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    missing = [c for c in (by, unit, *names) if c not in games.columns]
+    if missing:
+        raise ValueError(f"games has no column(s) {missing}; its columns: {list(games.columns)}")
+    if baseline is not None and baseline not in set(games[by]):
+        raise ValueError(f"baseline {baseline!r} is not a value of column {by!r}")
+    means = games.groupby([by, unit], observed=True, sort=True)[names].mean().reset_index()
+    means = means.rename(columns={by: "condition"})
+    tables = []
+    for i, metric in enumerate(names):
+        table = pairwise(
+            means,
+            metric,
+            paired_on=unit if paired else None,
+            correction="none",
+            n_boot=n_boot,
+            seed=[seed, i],
+            alpha=alpha,
+            baseline=baseline,
+            margin=(margins or {}).get(metric),
+        )
+        tables.append(orient(table, baseline) if baseline is not None else table)
+    out = pd.concat(tables, ignore_index=True)
+    out["mixed_p"] = np.nan
+    return adjust_families(
+        out,
+        alpha=alpha,
+        correction=correction,
+        paired=paired,
+        family_of=dict.fromkeys(names, "all"),
+        margin_of=dict(margins or {}),
+    )
 
 
 @dataclass(eq=False)
@@ -385,4 +494,3 @@ def load_run(path: str | Path) -> Run:
 
     folder, state, config = open_finished(path)
     return Run(folder.path, config, state)
-

@@ -130,7 +130,8 @@ def test_generate_knows_which_game_a_set_is_for(tmp_path: Path) -> None:
     [
         ({"game": "chess"}, "choose one of catan, gallery"),
         ({"agents": ["nobody", "random"]}, "unknown catan agent 'nobody'"),
-        ({"agents": ["random"]}, "2-4 agents"),
+        ({"agents": ["random"]}, r"one agent spec \('random'\) for every seat: .* players=2..4"),
+        ({"agents": ["random"], "players": 5}, "2-4 agents"),
         ({"options": {"vp": 8}}, "no field 'vp'; its fields: vp_to_win"),
         ({"setups": []}, "the list is empty"),
         ({"game": "gallery", "setups": [fair_board(1)]}, "Board is not a gallery Deal"),

@@ -225,9 +225,12 @@ ERRORS = [
     ),
     (
         CATAN,
-        set_in(["conditions", 0, "time_limit"], 5),
+        lambda d: [
+            set_in(["conditions", 0, "sampler"], "rejection")(d),
+            set_in(["conditions", 0, "time_limit"], 5)(d),
+        ],
         "conditions[0].time_limit",
-        "only with sampler 'solver' or 'optimise'",
+        "not with sampler 'rejection'",
     ),
     (
         CATAN,

@@ -12,6 +12,10 @@ SAMPLERS = ("uniform", "rejection", "chain", "solver", "enumerate", "optimise")
 COUNT_METHODS = ("auto", "rejection", "depth-first", "importance")
 # ludolab.research.catan.constraints.OBJECTIVES defines them (a test checks that the names agree)
 OBJECTIVE_NAMES = ("max-intersection-pips", "pip-spread", "resource-pip-spread")
+FIRST_BOARD_SECONDS = 60.0
+"""How long a search for a set's first board may run (when no time limit is given) before it
+stops and says that the set may be impossible: the uniform sampler's search for the chains'
+starting boards, the solver and enumerate samplers, and a count's random descents."""
 
 
 def shipped_sets() -> list[str]:
@@ -29,7 +33,9 @@ class CountSettings:
     count by listing each terrain layout's tokens, when the set's terrain layouts can be listed
     (one layout may take ``terrain_listing.LAYOUT_SLACK`` times its share). Random descents for the
     importance-sampling estimate come in batches of ``descents`` until ``min_descent_hits``
-    of them reached a board (at most ``max_descents``).
+    of them reached a board (at most ``max_descents``); when none has after
+    ``first_board_seconds``, the count stops with an error that says the set may be impossible
+    (default :data:`FIRST_BOARD_SECONDS`).
     """
 
     pilot_draws: int = 1_000_000
@@ -42,3 +48,4 @@ class CountSettings:
     min_descent_hits: int = 1000
     max_descents: int = 5_000_000
     terrain_limit: int = 1_000_000
+    first_board_seconds: float = FIRST_BOARD_SECONDS

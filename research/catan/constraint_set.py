@@ -37,6 +37,7 @@ from ludolab.research.catan.constraints import (
     Fixed,
     make_constraint,
 )
+from ludolab.research.suggest import did_you_mean
 
 
 class ConstraintSetError(ValueError):
@@ -131,7 +132,9 @@ class ConstraintSet:
 
 
 def load_constraint_set(
-    name_or_path: str | Path, overrides: dict[str, Any] | None = None
+    name_or_path: str | Path,
+    overrides: dict[str, Any] | None = None,
+    overrides_from: str = "--param",
 ) -> ConstraintSet:
     """Load a shipped set by name, or a TOML file by path.
 
@@ -139,6 +142,8 @@ def load_constraint_set(
         name_or_path: a shipped set's name (see :func:`shipped_sets`) or a path to a .toml file.
         overrides: ``{"constraint-name.param": value}`` replacing parameters in the file, e.g.
             ``{"seed-2019-marker-threshold.threshold": 22}``.
+        overrides_from: where the overrides were given, for messages: a bad override is blamed
+            on it (``--param red-numbers-apart.numbers``), not on the set's file.
     """
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.exists():
@@ -149,13 +154,10 @@ def load_constraint_set(
         folder = resources.files("ludolab.research.catan") / "constraint_sets"
         shipped = folder / f"{name_or_path}.toml"
         if not shipped.is_file():
-            from difflib import get_close_matches
-
             from ludolab.research.set_names import deal_set_names
 
             deal_sets = deal_set_names()
-            close = get_close_matches(str(name_or_path), [*shipped_sets(), *deal_sets], n=3)
-            hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
+            hint = did_you_mean(str(name_or_path), [*shipped_sets(), *deal_sets])
             if str(name_or_path) in deal_sets:
                 hint = "that is a Masters Gallery deal set (ludolab generate gallery); "
             raise ConstraintSetError(
@@ -171,13 +173,18 @@ def load_constraint_set(
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConstraintSetError(f"{source}: not valid TOML: {exc}") from exc
-    return parse_constraint_set(data, source, default_name, overrides or {})
+    return parse_constraint_set(data, source, default_name, overrides or {}, overrides_from)
 
 
 def parse_constraint_set(
-    data: dict[str, Any], source: str, default_name: str, overrides: dict[str, Any]
+    data: dict[str, Any],
+    source: str,
+    default_name: str,
+    overrides: dict[str, Any],
+    overrides_from: str = "--param",
 ) -> ConstraintSet:
-    """Build a :class:`ConstraintSet` from parsed TOML; errors name ``source`` and the entry."""
+    """Build a :class:`ConstraintSet` from parsed TOML; errors name ``source`` and the entry,
+    or ``overrides_from`` and the override when an override is what is wrong."""
     allowed_top = {"name", "description", "layout", "constraint"}
     extra = set(data) - allowed_top
     if extra:
@@ -201,23 +208,31 @@ def parse_constraint_set(
         if "name" not in entry:
             raise ConstraintSetError(f"{where}: missing 'name' (see `ludolab constraints list`)")
         cname = entry["name"]
-        params = {k: v for k, v in entry.items() if k != "name"}
+        written = {k: v for k, v in entry.items() if k != "name"}
+        params = dict(written)
+        applied = []
         for key in list(pending):
             target, _, param = key.partition(".")
             if target == cname:
                 params[param] = pending.pop(key)
+                applied.append(key)
         if cname == "minizinc":
             raw.append(_parse_raw(params, where))
             continue
         try:
             constraints.append(make_constraint(cname, layout, **params))
         except ConstraintError as exc:
+            if applied and _builds(cname, layout, written):
+                shown = " ".join(f"{k}={overrides[k]!r}" for k in applied)
+                raise ConstraintSetError(f"{overrides_from} {shown}: {exc}") from None
             raise ConstraintSetError(f"{where}: {exc}") from None
     if pending:
-        names = ", ".join(sorted({e.get("name", "?") for e in entries})) or "none"
+        names = sorted({e.get("name", "?") for e in entries})
+        wrong = sorted(pending)[0]
+        hint = did_you_mean(wrong.partition(".")[0], names)
         raise ConstraintSetError(
-            f"{source}: cannot override {sorted(pending)[0]!r}: the set has "
-            f"no such constraint (its constraints: {names})"
+            f"{overrides_from} {wrong}: {source} has no constraint "
+            f"{wrong.partition('.')[0]!r}; {hint}its constraints: {', '.join(names) or 'none'}"
         )
     return ConstraintSet(
         name=str(data.get("name", default_name)),
@@ -228,6 +243,15 @@ def parse_constraint_set(
         source=source,
         params_overridden=dict(overrides),
     )
+
+
+def _builds(name: str, layout: str, params: dict[str, Any]) -> bool:
+    """Whether library constraint ``name`` accepts ``params`` as written in the file."""
+    try:
+        make_constraint(name, layout, **params)
+    except ConstraintError:
+        return False
+    return True
 
 
 def _parse_raw(params: dict[str, Any], where: str) -> RawMiniZinc:

@@ -34,7 +34,8 @@ from ludolab.research.catan import kernel, terrain_listing
 from ludolab.research.catan.catalog import COUNT_METHODS as COUNT_METHODS  # re-exported
 from ludolab.research.catan.catalog import CountSettings
 from ludolab.research.catan.constraint_set import ConstraintSet
-from ludolab.research.catan.samplers import SamplingError, _Rejection
+from ludolab.research.catan.feasibility import check_possible
+from ludolab.research.catan.samplers import SamplingError, _Rejection, no_board_found
 from ludolab.research.catan.space import Space, enumerate_space, multinomial, terrain_layouts
 
 
@@ -122,6 +123,7 @@ def count_boards(
     called with a line on the long steps' progress (a listing by terrain layout).
     """
     settings = settings or CountSettings()
+    check_possible(cset)
     if not cset.has_python_faces:
         raise SamplingError(
             f"{cset.label} contains raw MiniZinc constraints, which have no Python face; "
@@ -274,7 +276,12 @@ def _descents(cset, space: Space, terrains: np.ndarray | None, rng, settings, re
         search = space.search()
     batches: list[np.ndarray] = []
     hits = 0
+    start = time.perf_counter()
     while hits < settings.min_descent_hits:
+        elapsed = time.perf_counter() - start
+        if not hits and batches and elapsed >= settings.first_board_seconds:
+            done = sum(len(b) for b in batches)
+            raise no_board_found(cset, elapsed, f"{done:,} random descents of its search tree")
         if sum(len(b) for b in batches) >= settings.max_descents:
             done = sum(len(b) for b in batches)
             raise SamplingError(

@@ -14,6 +14,7 @@ import numpy as np
 
 from ludolab.envs.catan.board import Board
 from ludolab.research.catan.constraint_set import ConstraintSet
+from ludolab.research.catan.feasibility import check_possible
 from ludolab.research.catan.samplers import (
     SAMPLERS,
     SampleReport,
@@ -52,14 +53,22 @@ def generate_boards(
         seed: the master seed; every random choice (shuffles, Gecode seeds) derives from it.
         objective: for ``optimise``.
         time_limit: seconds of solver search (``optimise`` defaults to 10 s; ``uniform`` and
-            ``chain``: the search for the chains' starting boards, unbounded by default).
+            ``chain``: the search for the chains' starting boards). Without it, ``solver``,
+            ``enumerate`` and the chains' starting boards search for the first board for at
+            most :data:`~ludolab.research.catan.samplers.FIRST_BOARD_SECONDS`, then stop with
+            an error that says the set may be impossible.
         max_draws: fair shuffles rejection may try.
         status: called with a line on what the uniform sampler is doing.
+
+    Raises :class:`~ludolab.research.catan.samplers.ImpossibleSet` when the set provably has no
+    board (:mod:`ludolab.research.catan.feasibility`'s checks, first; or Gecode's proof), and
+    :class:`~ludolab.research.catan.samplers.SamplingError` when a sampler cannot deliver.
     """
     if sampler not in SAMPLERS:
         raise SamplingError(f"unknown sampler {sampler!r}; choose one of {', '.join(SAMPLERS)}")
     if n is not None and n < 1:
         raise SamplingError(f"the number of boards must be at least 1, got {n}")
+    check_possible(cset)
     rng = np.random.default_rng(np.random.SeedSequence(seed))
     if sampler in ("uniform", "rejection", "chain"):
         method = "auto" if sampler == "uniform" else sampler

@@ -31,6 +31,7 @@ import numpy as np
 
 from ludolab.envs.catan.board import DESERT, HARBOR_TYPES, TERRAINS, Board, shuffled_board
 from ludolab.research.catan import terrain_listing
+from ludolab.research.catan.catalog import FIRST_BOARD_SECONDS
 from ludolab.research.catan.catalog import (
     SAMPLERS as SAMPLERS,  # re-exported: its home before catalog
 )
@@ -40,14 +41,64 @@ from ludolab.research.catan.constraints import OBJECTIVES
 from ludolab.research.catan.geometry import layout_arrays
 from ludolab.research.catan.model import SEARCH_DEFAULT, SEARCH_RANDOM, board_model, model_parts
 from ludolab.research.catan.space import Space, enumerate_space, random_boards, terrain_layouts
-from ludolab.research.solve import Status, UnknownResult, compile_model, solve
+from ludolab.research.solve import Status, UnknownResult, Unsatisfiable, compile_model, solve
 
 HANG_SECONDS = 60.0  # a solver run this long is taken to be stuck (see sample_solver)
+PROOF_SECONDS = 10.0  # Gecode's complete search, tried once to prove such a set impossible
 UNIFORM_METHODS = ("rejection", "enumeration", "mcmc")
 
 
 class SamplingError(RuntimeError):
     """A sampler cannot deliver (e.g. the uniform acceptance rate is too low)."""
+
+
+class ImpossibleSet(SamplingError):
+    """A constraint set provably has no board; the message gives the proof."""
+
+
+def no_board_found(
+    cset: ConstraintSet, seconds: float, searched: str, *, prove: bool = True
+) -> SamplingError:
+    """The error for a set in which ``searched`` (e.g. "the solver's randomised search") found
+    no board in ``seconds``. With ``prove``, Gecode's complete search first gets
+    :data:`PROOF_SECONDS` to prove the set impossible: :class:`ImpossibleSet` when it does, else
+    an error that says the set may be impossible and how to settle it."""
+    settle = (
+        "To settle it, count its boards exactly with `ludolab count -c SET --method "
+        "depth-first` (no budget; it may take long); to search longer, raise the time limit "
+        "(--time-limit; in an experiment config, the condition's time_limit)."
+    )
+    if not prove:
+        return SamplingError(
+            f"{cset.label}: no board found in {seconds:.0f} s ({searched}); the set may be "
+            f"impossible. {settle}"
+        )
+    start = time.perf_counter()
+    try:
+        solve(
+            board_model(cset, search=SEARCH_DEFAULT),
+            n_solutions=1,
+            time_limit=PROOF_SECONDS,
+            label=cset.label,
+            model_name=f"{cset.name}.mzn",
+        )
+    except Unsatisfiable:
+        return ImpossibleSet(
+            f"{cset.label} has no board: {searched} found none in {seconds:.0f} s, and MiniZinc "
+            f"and Gecode proved that none exists ({time.perf_counter() - start:.1f} s). "
+            f"Loosen the set."
+        )
+    except UnknownResult:
+        return SamplingError(
+            f"{cset.label}: no board found in {seconds:.0f} s ({searched}); the set may be "
+            f"impossible (Gecode's complete search could not prove it either way in "
+            f"{PROOF_SECONDS:.0f} s). {settle}"
+        )
+    return SamplingError(
+        f"{cset.label}: no board found in {seconds:.0f} s ({searched}), though the set has "
+        f"boards (Gecode found one): it is very tight. Raise the time limit (--time-limit, or "
+        f"a condition's time_limit), or use the solver sampler (fast, NOT uniform)."
+    )
 
 
 @dataclass
@@ -151,8 +202,9 @@ class UniformSettings:
             terrain-only constraints allow (the chains' terrain redraws draw from it).
         chain: the Markov chains' settings.
         start_seconds: bounds the solver's search for the chains' starting boards, when the
-            rejection pilot and random depth-first searches found too few (None: no bound; a
-            tight set may then keep the solver searching for a long time).
+            rejection pilot and random depth-first searches found too few (None:
+            :data:`FIRST_BOARD_SECONDS`, after which a set with no board found stops with an
+            error that says it may be impossible).
     """
 
     pilot_draws: int = 1_000_000
@@ -211,6 +263,11 @@ def sample_uniform(
     space = Space.of(cset)
     say("listing the set's terrain layouts")
     terrain_list = _terrain_list(space, pilot, settings)
+    if terrain_list is not None and not len(terrain_list):
+        raise ImpossibleSet(
+            f"{cset.label} has no board: its constraints on the terrain alone allow no terrain "
+            f"layout (a complete depth-first listing found none). Loosen the set."
+        )
     exact_list = space.parts == ("terrain",) and not space.tokens_given
     if method == "auto" and exact_list and terrain_list is not None:
         t, tokens, harbors = space.template()
@@ -231,7 +288,10 @@ def sample_uniform(
         )
         if by_terrain.exhausted:
             if not by_terrain.count:
-                raise SamplingError(f"{cset.label} is unsatisfiable: no board satisfies it")
+                raise ImpossibleSet(
+                    f"{cset.label} has no board: a complete depth-first listing found none. "
+                    f"Loosen the set."
+                )
             how = (
                 "read from the cache folder"
                 if by_terrain.cached
@@ -254,12 +314,20 @@ def sample_uniform(
         listing = enumerate_space(space, keep=settings.list_limit, node_limit=settings.list_nodes)
         if listing.exhausted:
             if not listing.count:
-                raise SamplingError(f"{cset.label} is unsatisfiable: no board satisfies it")
+                raise ImpossibleSet(
+                    f"{cset.label} has no board: a complete depth-first listing found none. "
+                    f"Loosen the set."
+                )
             if listing.count <= settings.list_limit:
                 what = f"boards of the set (over {', '.join(space.parts)}), listed depth-first"
                 return _from_list(space, listing.boards, what, n, rng, start)
     say("Markov chains: finding starting boards")
-    starts = _starts(cset, space, pilot, settings.chain.starts, rng, settings.start_seconds)
+    # The default budget counts from the sampler's start, so that the whole call, not each of
+    # its stages, ends near it on a set with no board (a proof attempt is left its own time).
+    seconds = settings.start_seconds
+    if seconds is None:
+        seconds = max(FIRST_BOARD_SECONDS - (time.perf_counter() - start), PROOF_SECONDS)
+    starts = _starts(cset, space, pilot, settings.chain.starts, rng, seconds, since=start)
     try:
         rows, diag = run_chains(
             cset,
@@ -327,22 +395,32 @@ def _starts(
     k: int,
     rng: np.random.Generator,
     seconds: float | None = None,
+    since: float | None = None,
 ) -> np.ndarray:
     """Up to ``k`` distinct starting boards for the chains: exact draws from the rejection pilot
-    first, then random depth-first searches, then the solver."""
+    first, then random depth-first searches, then the solver for at most ``seconds`` (default
+    :data:`FIRST_BOARD_SECONDS`). ``since``: when the sampler started (``time.perf_counter``),
+    for the time an error reports."""
+    start = time.perf_counter() if since is None else since
     rows = [r for r in pilot.rows()[:k]]
     if len(rows) < k:
         rows += list(random_boards(space, k - len(rows), rng))
     if len(rows) < k:
         with contextlib.suppress(SamplingError):
             boards, _ = sample_solver(
-                cset, k - len(rows), rng, per_run=k - len(rows), time_limit=seconds
+                cset,
+                k - len(rows),
+                rng,
+                per_run=k - len(rows),
+                time_limit=FIRST_BOARD_SECONDS if seconds is None else seconds,
             )
             rows += [np.array([*b.terrain, *b.numbers, *b.harbors], dtype=np.int8) for b in boards]
     if not rows:
-        raise SamplingError(
-            f"{cset.label}: found no board to start the Markov chains from (the set may be "
-            f"unsatisfiable: try --sampler solver to see)"
+        raise no_board_found(
+            cset,
+            time.perf_counter() - start,
+            "fair shuffles, random depth-first searches and the solver, looking for the Markov "
+            "chains' starting boards",
         )
     return np.unique(np.array(rows, dtype=np.int8), axis=0)
 
@@ -503,6 +581,31 @@ def _fill(cset: ConstraintSet, solutions: list[dict], rng: np.random.Generator) 
     return to_boards(t, num, har, cset.layout)
 
 
+def _proved_impossible(cset: ConstraintSet, seconds: float) -> ImpossibleSet:
+    return ImpossibleSet(
+        f"{cset.label} has no board: MiniZinc and Gecode proved that none exists "
+        f"({seconds:.1f} s). Loosen the set."
+    )
+
+
+def _first_solution(cset: ConstraintSet, model: str, seconds: float, searched: str) -> None:
+    """Raise when Gecode finds no board of ``model`` within ``seconds``: :class:`ImpossibleSet`
+    when its search proves there is none, else the error of :func:`no_board_found`."""
+    start = time.perf_counter()
+    try:
+        solve(
+            model,
+            n_solutions=1,
+            time_limit=seconds,
+            label=cset.label,
+            model_name=f"{cset.name}.mzn",
+        )
+    except Unsatisfiable:
+        raise _proved_impossible(cset, time.perf_counter() - start) from None
+    except UnknownResult:
+        raise no_board_found(cset, time.perf_counter() - start, searched, prove=False) from None
+
+
 def sample_solver(
     cset: ConstraintSet,
     n: int,
@@ -538,13 +641,23 @@ def sample_solver(
         boards, _ = sample_uniform(cset, n, rng)
         report.seconds = time.perf_counter() - start
         return boards, report
-    compiled = compile_model(
-        board_model(cset, search=SEARCH_RANDOM), label=cset.label, model_name=f"{cset.name}.mzn"
-    )
+    try:
+        compiled = compile_model(
+            board_model(cset, search=SEARCH_RANDOM),
+            label=cset.label,
+            model_name=f"{cset.name}.mzn",
+        )
+    except Unsatisfiable:  # MiniZinc's flattening found the contradiction
+        raise _proved_impossible(cset, time.perf_counter() - start) from None
+    # Without a time limit, only the search for the first board is bounded: a set with no
+    # board would otherwise keep the solver searching for ever.
+    budget = FIRST_BOARD_SECONDS if time_limit is None else time_limit
     solutions: list[dict] = []
     while len(solutions) < n:
         elapsed = time.perf_counter() - start
-        if report.solver_runs >= max_runs or (time_limit is not None and elapsed > time_limit):
+        if not solutions and elapsed >= budget:
+            raise no_board_found(cset, elapsed, "the solver's randomised search")
+        if report.solver_runs >= max_runs or (time_limit is not None and elapsed >= time_limit):
             raise SamplingError(
                 f"{cset.label}: the solver sampler found {len(solutions)} of {n} "
                 f"boards in {elapsed:.0f} s ({report.solver_runs} runs); raise "
@@ -552,15 +665,23 @@ def sample_solver(
             )
         seed = int(rng.integers(0, 2**31 - 2))
         want = min(per_run, n - len(solutions))
-        with contextlib.suppress(UnknownResult):  # nothing within the limit: next seed
-            # Gecode 6.2.0 can hang inside global_cardinality, ignoring -t; a generous
-            # wall-clock bound kills such a run, and a cut-short run is dropped whole so that
-            # the boards stay a function of the seed.
+        # Gecode 6.2.0 can hang inside global_cardinality, ignoring -t; a generous wall-clock
+        # bound kills such a run, and a cut-short run is dropped whole so that the boards stay a
+        # function of the seed. No run outlasts the budget that is left.
+        left = budget - elapsed if not solutions or time_limit is not None else HANG_SECONDS
+        try:
             drawn = compiled.sample(
-                seed, n=want, time_limit=run_seconds or HANG_SECONDS, luby_scale=luby_scale
+                seed,
+                n=want,
+                time_limit=min(run_seconds or HANG_SECONDS, max(left, 0.001)),
+                luby_scale=luby_scale,
             )
-            if run_seconds is not None or len(drawn) == want:
-                solutions += drawn
+        except UnknownResult:  # nothing within the limit: next seed
+            drawn = []
+        except Unsatisfiable:  # the run's search completed: no board exists
+            raise _proved_impossible(cset, time.perf_counter() - start) from None
+        if drawn and (run_seconds is not None or len(drawn) == want):
+            solutions += drawn
         report.solver_runs += 1
     boards = _fill(cset, solutions, rng)
     report.seconds = time.perf_counter() - start
@@ -577,14 +698,29 @@ def enumerate_boards(
     """Every board of ``cset`` (over the parts it constrains), up to ``limit``."""
     report = SampleReport("enumerate", uniform=False)
     start = time.perf_counter()
-    result = solve(
-        board_model(cset, search=SEARCH_DEFAULT),
-        all_solutions=limit is None,
-        n_solutions=limit,
-        time_limit=time_limit,
-        label=cset.label,
-        model_name=f"{cset.name}.mzn",
-    )
+    model = board_model(cset, search=SEARCH_DEFAULT)
+    if time_limit is None:
+        # No limit: the listing may take as long as it needs once it has found a board, but a
+        # set with none must not keep Gecode searching for ever. A first, bounded run says.
+        _first_solution(cset, model, FIRST_BOARD_SECONDS, "Gecode's complete search")
+    try:
+        result = solve(
+            model,
+            all_solutions=limit is None,
+            n_solutions=limit,
+            time_limit=time_limit,
+            label=cset.label,
+            model_name=f"{cset.name}.mzn",
+        )
+    except Unsatisfiable:
+        raise _proved_impossible(cset, time.perf_counter() - start) from None
+    except UnknownResult:
+        raise no_board_found(
+            cset,
+            time.perf_counter() - start,
+            "Gecode's complete search, within --time-limit",
+            prove=False,
+        ) from None
     report.exhausted = result.status == Status.ALL_SOLUTIONS
     report.solver_runs = 1
     if not report.exhausted:
@@ -612,12 +748,22 @@ def optimise_board(
     report = SampleReport("optimise", uniform=False)
     start = time.perf_counter()
     opt_set = _with_numbers(cset)
-    result = solve(
-        board_model(opt_set, objective=obj),
-        time_limit=time_limit,
-        label=cset.label,
-        model_name=f"{cset.name}-{objective}.mzn",
-    )
+    try:
+        result = solve(
+            board_model(opt_set, objective=obj),
+            time_limit=time_limit,
+            label=cset.label,
+            model_name=f"{cset.name}-{objective}.mzn",
+        )
+    except Unsatisfiable:
+        raise _proved_impossible(cset, time.perf_counter() - start) from None
+    except UnknownResult:
+        raise no_board_found(
+            cset,
+            time.perf_counter() - start,
+            "Gecode's optimising search, within --time-limit",
+            prove=False,
+        ) from None
     report.optimal = result.status == Status.OPTIMAL
     report.objective = result.objective
     report.solver_runs = 1

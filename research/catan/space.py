@@ -285,7 +285,8 @@ def rules_digest(space: Space, what: str) -> str:
 
 def terrain_layouts(space: Space, *, limit: int, node_limit: int) -> np.ndarray | None:
     """(m, n_hexes) int8: every terrain layout the set's terrain-only constraints allow, or None
-    when there are more than ``limit`` or the search takes more than ``node_limit`` nodes.
+    when there are more than ``limit`` or the search takes more than ``node_limit`` nodes. An
+    empty list (m = 0) is a proof that those constraints allow no terrain layout at all.
 
     The layouts come in increasing order (hex 0 first). They are a pure function of those
     constraints' rules, so a complete list is kept in the cache folder under a digest of the
@@ -298,17 +299,20 @@ def terrain_layouts(space: Space, *, limit: int, node_limit: int) -> np.ndarray 
         return np.load(path)
     tiles = space.multisets[0]
     fast = listers.list_terrain(terrain_space.checker, tiles, len(TERRAINS), limit, node_limit)
+    n_hexes = space.geo.layout.n_hexes
     if fast is not None and (fast.finished or fast.found > limit):
-        if not fast.finished or not fast.found:
+        if not fast.finished:
             return None
-        layouts = fast.rows
+        layouts = fast.rows if fast.found else np.zeros((0, n_hexes), dtype=np.int8)
     else:  # no C listing, or it ran out of nodes: the general search prunes more per node
         listing = enumerate_space(
             terrain_space, keep=limit, node_limit=node_limit, count_limit=limit
         )
-        if not listing.exhausted or listing.count > limit or not listing.count:
+        if not listing.exhausted or listing.count > limit:
             return None
-        layouts = listing.boards[:, : space.geo.layout.n_hexes]
+        if not listing.count:
+            return np.zeros((0, n_hexes), dtype=np.int8)
+        layouts = listing.boards[:, :n_hexes]
         # In increasing order, as the C listing gives them: one list whichever ran.
         layouts = layouts[np.lexsort(layouts.T[::-1])].copy()
     with contextlib.suppress(OSError):

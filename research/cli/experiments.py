@@ -176,7 +176,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _plan(args: argparse.Namespace) -> int:
-    from ludolab.research.experiment.config import ConfigError
+    from ludolab.research.experiment.config import ConfigError, load_experiment
     from ludolab.research.experiment.plan import plan_experiment, plan_text
 
     for name in ("workers", "pilot_setups", "pilot_games"):
@@ -187,6 +187,7 @@ def _plan(args: argparse.Namespace) -> int:
     except argparse.ArgumentTypeError as exc:
         raise ConfigError(f"--pilot-seeds: {exc}") from None
     if not args.quiet:
+        load_experiment(args.config, args.overrides)  # a bad config: its error, no "running"
         print(f"running {pilots} pilot(s) of {args.config} ...", file=sys.stderr, flush=True)
     plan = plan_experiment(
         args.config,
@@ -209,9 +210,11 @@ def _print_plan(
     pilot_games: int,
     quiet: bool,
 ) -> int:
+    from ludolab.research.experiment.config import load_experiment
     from ludolab.research.experiment.plan import plan_experiment, plan_text
 
     if not quiet:
+        load_experiment(config, overrides)  # a bad config: its error, no "running"
         print(f"running a pilot of {config} ...", file=sys.stderr, flush=True)
     plan = plan_experiment(
         config,

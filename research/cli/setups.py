@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ludolab.research.catan.catalog import (
     COUNT_METHODS,
+    FIRST_BOARD_SECONDS,
     OBJECTIVE_NAMES,
     SAMPLERS,
     CountSettings,
@@ -68,7 +69,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         default="pip-spread",
         help="for --sampler optimise",
     )
-    cat.add_argument("--time-limit", type=seconds, default=None, help="seconds of solver search")
+    cat.add_argument(
+        "--time-limit",
+        type=seconds,
+        default=None,
+        help="seconds of solver search (default: the search for a first board stops after "
+        f"{FIRST_BOARD_SECONDS:g} s and says the set may be impossible; optimise: 10 s)",
+    )
     cat.add_argument(
         "--max-draws",
         type=int,
@@ -118,7 +125,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "count",
         help="how many boards satisfy a constraint set, and its share of fair shuffles",
         description="Exact where it can be (a depth-first count over the parts the set "
-        "constrains), else an estimate with its 95%% interval: the share of fair shuffles that "
+        "constrains), else an estimate with its 95% interval: the share of fair shuffles that "
         "satisfy the set when rejection finds enough of them, else importance sampling over "
         "random descents of the search tree. Prints the tightness, -log10(share).",
     )
@@ -143,6 +150,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         type=int,
         default=CountSettings.max_descents,
         help="random descents allowed for the importance-sampling estimate (default %(default)s)",
+    )
+    cnt.add_argument(
+        "--time-limit",
+        type=seconds,
+        default=CountSettings.first_board_seconds,
+        help="seconds the estimate's descents may search for a first board before the count "
+        "stops and says the set may be impossible (default %(default)g)",
     )
     add_quiet_option(cnt)
     cnt.set_defaults(run=_count, sized="boards")
@@ -254,20 +268,15 @@ def _generate_gallery(args: argparse.Namespace) -> int:
     from ludolab.research.gallery.deals import (
         DealConstraintError,
         DealSamplingError,
+        as_deal_set,
         stream_deals,
         write_deals_jsonl,
     )
     from ludolab.research.progress import bar
 
     try:
-        deals, report = stream_deals(
-            args.constraints,
-            args.players,
-            args.n,
-            args.seed,
-            parse_params(args.param) or None,
-            method=args.method,
-        )
+        dset = as_deal_set(args.constraints, parse_params(args.param) or None, "--param")
+        deals, report = stream_deals(dset, args.players, args.n, args.seed, method=args.method)
         shown = bar(deals, total=args.n, unit="deal", desc=str(args.constraints), quiet=args.quiet)
         count = write_deals_jsonl(shown, args.out)
     except (DealConstraintError, DealSamplingError) as exc:
@@ -293,7 +302,10 @@ def _count(args: argparse.Namespace) -> int:
         raise SimulationError(f"--seed must be a non-negative integer, got {args.seed}")
     cset = load_constraint_set(args.constraints, parse_params(args.param))
     settings = CountSettings(
-        draws=args.draws, list_nodes=args.list_nodes, max_descents=args.max_descents
+        draws=args.draws,
+        list_nodes=args.list_nodes,
+        max_descents=args.max_descents,
+        first_board_seconds=args.time_limit,
     )
     from ludolab.research.progress import Status
 

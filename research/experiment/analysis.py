@@ -108,7 +108,7 @@ def _per_game_from_file(path: Path, game: str, batch_rows: int = 20_000) -> pd.D
     return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
 
 
-def _orient(table: pd.DataFrame, baseline: str) -> pd.DataFrame:
+def orient(table: pd.DataFrame, baseline: str) -> pd.DataFrame:
     """Pairwise rows involving ``baseline``, as condition1 = the other, condition2 = baseline."""
     rows = table[(table["condition1"] == baseline) | (table["condition2"] == baseline)]
     rows = rows.reset_index(drop=True)
@@ -236,7 +236,7 @@ def compare(data: RunData) -> tuple[pd.DataFrame, pd.DataFrame]:
                 margin=margin_of.get(metric),
             )
             if data.baseline is not None:
-                table = _orient(table, data.baseline)
+                table = orient(table, data.baseline)
             max_games = int(cmp.get("mixed_max_games", DEFAULT_MIXED_MAX_GAMES))
             described = _describe_design(table, df, games, metric, paired, max_games)
             pairs.append(described.assign(lineup=lineup))
@@ -312,8 +312,32 @@ def _adjust_families(
 ) -> pd.DataFrame:
     """p-value adjustment, minimum detectable difference, equivalence and verdict per family."""
     cmp = data.config["comparisons"]
-    alpha, method, paired = float(cmp["alpha"]), cmp["correction"], data.paired
-    family_of = families(data)
+    return adjust_families(
+        pair_df,
+        alpha=float(cmp["alpha"]),
+        correction=cmp["correction"],
+        paired=data.paired,
+        family_of=families(data),
+        margin_of=margin_of,
+    )
+
+
+def adjust_families(
+    pair_df: pd.DataFrame,
+    *,
+    alpha: float,
+    correction: str,
+    paired: bool,
+    family_of: dict[str, str],
+    margin_of: dict[str, float],
+) -> pd.DataFrame:
+    """To pairwise rows on setup means (:func:`ludolab.research.stats.compare.pairwise`, plus
+    ``mixed_p``, NaN where no mixed model was fitted): the family of each metric
+    (``family_of``), p-values adjusted within it by ``correction``, the minimum detectable
+    difference at 80% power and level ``alpha / m``, the TOST p-value's adjustment where a
+    margin is declared (``margin_of``, in the metric's unit), ``significant`` and the
+    ``verdict``. ``pair_df`` is changed in place and returned."""
+    method = correction
     pair_df["family"] = pair_df["metric"].map(family_of)
     pair_df["margin"] = pair_df["metric"].map(margin_of).astype(float)
     for col in ("p_adj", "equivalence_p_adj", "mixed_p_adj", "mde", "family_size"):

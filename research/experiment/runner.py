@@ -186,25 +186,55 @@ def _run(
     backend = "local" if client is None else "dask"
     if client is not None:  # for the provenance: the cluster's workers at the start
         workers = len(client.scheduler_info().get("workers", {}))
-    chash, phash = config_hash(config), play_hash(config)
     if resume:
         run = (
             RunDir(Path(resume))
             if not isinstance(resume, bool)
-            else find_resumable(root, config.name, phash)
+            else find_resumable(root, config.name, play_hash(config))
         )
-        state = run.read_state()
     else:
         run = RunDir(
             root
             / folder_name(config.name, "name")
-            / folder_name(run_id or new_run_id(chash), "run id")
+            / folder_name(run_id or new_run_id(config_hash(config)), "run id")
         )
         if run.path.exists():
             raise RunError(
                 f"{run.path} already exists; give another --run-id or resume it "
                 f"(--resume {run.path})"
             )
+    created = [p for p in (root, run.path.parent, run.path) if not p.exists()]
+    try:
+        return _run_in(run, config, source, workers, client, resume, analyse, quiet, backend)
+    except Exception:
+        # A new run that fails before its first game (its setups cannot be drawn, say) leaves
+        # nothing behind, so that the corrected config starts afresh instead of meeting a
+        # half-made folder. Anything that holds games is kept, to be resumed.
+        if not resume and not _holds_games(run):
+            for folder in reversed(created):
+                shutil.rmtree(folder, ignore_errors=True)
+        raise
+
+
+def _holds_games(run: RunDir) -> bool:
+    """Whether ``run`` has saved any game (a chunk or the assembled table)."""
+    return run.games_path.exists() or any(run.path.glob("chunks/*"))
+
+
+def _run_in(
+    run: RunDir,
+    config: ExperimentConfig,
+    source: ConfigSource,
+    workers: int,
+    client: Any,
+    resume: bool | str | Path,
+    analyse: bool,
+    quiet: bool,
+    backend: str,
+) -> RunResult:
+    chash, phash = config_hash(config), play_hash(config)
+    if resume:
+        state = run.read_state()
     with run.locked():
         if resume:
             if state.get("play_hash") != phash:

@@ -24,6 +24,7 @@ from ludolab.envs.gallery.cards import (
     validate_symbols,
 )
 from ludolab.envs.gallery.deal import MAX_PLAYERS, MIN_PLAYERS, Deal
+from ludolab.research.suggest import did_you_mean
 
 HAND_SIZE = 13
 
@@ -194,10 +195,10 @@ class DealConstraint:
     def __init__(self, ctx: DealContext, **values: Any) -> None:
         unknown = set(values) - set(self.params)
         if unknown:
-            allowed = ", ".join(self.params) or "none"
+            allowed, wrong = ", ".join(self.params) or "none", sorted(unknown)[0]
             raise DealConstraintError(
-                f"deal constraint {self.name!r} has no parameter {sorted(unknown)[0]!r}; "
-                f"its parameters: {allowed}"
+                f"deal constraint {self.name!r} has no parameter {wrong!r}; "
+                f"{did_you_mean(wrong, self.params)}its parameters: {allowed}"
             )
         self.ctx = ctx
         self.values = {
@@ -432,8 +433,8 @@ def make_deal_constraint(name: str, ctx: DealContext, **values: Any) -> DealCons
         cls = DEAL_CONSTRAINTS[name]
     except KeyError:
         raise DealConstraintError(
-            f"unknown deal constraint {name!r}; known deal constraints: "
-            f"{', '.join(sorted(DEAL_CONSTRAINTS))}"
+            f"unknown deal constraint {name!r}; {did_you_mean(name, DEAL_CONSTRAINTS)}known deal "
+            f"constraints: {', '.join(sorted(DEAL_CONSTRAINTS))}"
         ) from None
     return cls(ctx, **values)
 

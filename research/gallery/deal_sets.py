@@ -18,6 +18,7 @@ from ludolab.research.gallery.deal_constraints import (
     make_deal_constraint,
 )
 from ludolab.research.set_names import deal_set_names
+from ludolab.research.suggest import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -63,12 +64,8 @@ def load_deal_set(name_or_path: str | Path) -> DealSet:
         names = [s.strip() for s in spec.split(",") if s.strip()]
         unknown = [s for s in names if s not in DEAL_CONSTRAINTS]
         if not names or unknown:
-            from difflib import get_close_matches
-
             wrong = (unknown or [spec])[0]
-            known = list(dict.fromkeys([*shipped_deal_sets(), *DEAL_CONSTRAINTS]))
-            close = get_close_matches(wrong, known, n=3)
-            hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ""
+            hint = did_you_mean(wrong, [*shipped_deal_sets(), *DEAL_CONSTRAINTS])
             raise DealConstraintError(
                 f"unknown deal set or constraint {wrong!r}; {hint}shipped deal sets: "
                 f"{', '.join(shipped_deal_sets()) or 'none'}; deal constraints: "
@@ -102,7 +99,8 @@ def parse_deal_set(data: Mapping[str, Any], source: str, default_name: str) -> D
             raise DealConstraintError(f"{source}: constraint[{i}]: missing 'name'")
         if e["name"] not in DEAL_CONSTRAINTS:
             raise DealConstraintError(
-                f"{source}: constraint[{i}]: unknown deal constraint {e['name']!r}; known: "
+                f"{source}: constraint[{i}]: unknown deal constraint {e['name']!r}; "
+                f"{did_you_mean(e['name'], DEAL_CONSTRAINTS)}known: "
                 f"{', '.join(sorted(DEAL_CONSTRAINTS))}"
             )
         out.append((e["name"], {k: v for k, v in e.items() if k != "name"}))
@@ -114,8 +112,11 @@ def parse_deal_set(data: Mapping[str, Any], source: str, default_name: str) -> D
     )
 
 
-def as_deal_set(constraints: Any, params: Mapping[str, Any] | None) -> DealSet:
-    """Normalise the ``constraints`` argument and merge ``params`` into it."""
+def as_deal_set(
+    constraints: Any, params: Mapping[str, Any] | None, overrides_from: str = "params"
+) -> DealSet:
+    """Normalise the ``constraints`` argument and merge ``params`` into it; messages name the
+    overrides as given in ``overrides_from`` (the ``--param`` flag, a config's ``params``)."""
     if isinstance(constraints, DealSet):
         dset = constraints
     elif isinstance(constraints, (str, Path)):
@@ -125,8 +126,8 @@ def as_deal_set(constraints: Any, params: Mapping[str, Any] | None) -> DealSet:
         for c in names:
             if c not in DEAL_CONSTRAINTS:
                 raise DealConstraintError(
-                    f"unknown deal constraint {c!r}; known deal constraints: "
-                    f"{', '.join(sorted(DEAL_CONSTRAINTS))}"
+                    f"unknown deal constraint {c!r}; {did_you_mean(c, DEAL_CONSTRAINTS)}known "
+                    f"deal constraints: {', '.join(sorted(DEAL_CONSTRAINTS))}"
                 )
         label = ",".join(names) or "fair"
         dset = DealSet(label, tuple((c, {}) for c in names), source=f"constraints {label!r}")
@@ -152,14 +153,20 @@ def as_deal_set(constraints: Any, params: Mapping[str, Any] | None) -> DealSet:
                 )
             flat[(cname, pname)] = value
     names = {c for c, _ in dset.entries}
+    flat_names = {c: p for c, p in flat}
     for cname, _ in flat:
         if cname not in names:
             raise DealConstraintError(
-                f"cannot set a parameter of {cname!r}: {dset.label} has no such constraint "
-                f"(its constraints: {', '.join(sorted(names)) or 'none'})"
+                f"{overrides_from} {cname}.{flat_names[cname]}: {dset.label} has no constraint "
+                f"{cname!r}; {did_you_mean(cname, names)}its constraints: "
+                f"{', '.join(sorted(names)) or 'none'}"
             )
     entries = tuple(
         (c, {**vals, **{p: v for (cn, p), v in flat.items() if cn == c}})
         for c, vals in dset.entries
     )
-    return DealSet(dset.name, entries, dset.description, dset.source)
+    # A parameter that the constraint refuses is then blamed on the override as well as the file.
+    shown = " ".join(f"{c}.{p}={v!r}" for (c, p), v in flat.items())
+    return DealSet(
+        dset.name, entries, dset.description, f"{dset.source} with {overrides_from} {shown}"
+    )

@@ -177,13 +177,13 @@ def _too_slow(report: DealReport, n: int, got: int) -> DealSamplingError:
     detail = (
         f"{got} of {report.draws:,} fair shuffles were accepted (rate {rate:.2e})"
         if got
-        else f"none of {report.draws:,} fair shuffles was accepted"
+        else f"none of {report.draws:,} fair shuffles was accepted, so fewer than one deal in "
+        f"{report.draws / 3:,.0f} satisfies the set (95% upper bound), and it may have none"
     )
     return DealSamplingError(
         f"{report.deal_set} ({report.n_players} players): rejection sampling is too slow: "
-        f"{detail}, {n} deals wanted. The exact sampler needs all constraints to read the same "
-        f"labelling and a small enough count space; loosen the set (e.g. a larger tolerance) or "
-        f"raise max_draws"
+        f"{detail}; {n} deals wanted. The exact sampler needs all constraints to read the same "
+        f"labelling and a small enough count space; loosen the set (e.g. a larger tolerance)"
     )
 
 

@@ -16,6 +16,7 @@ from ludolab.research.catan.geometry import (
     layout_arrays,
     maximal_cliques,
 )
+from ludolab.research.suggest import did_you_mean
 
 PARTS = ("terrain", "numbers", "harbors")
 
@@ -73,10 +74,10 @@ class Constraint:
     def __init__(self, layout: str = "standard", **values: Any) -> None:
         unknown = set(values) - set(self.params)
         if unknown:
-            allowed = ", ".join(self.params) or "none"
+            allowed, wrong = ", ".join(self.params) or "none", sorted(unknown)[0]
             raise ConstraintError(
-                f"constraint {self.name!r} has no parameter {sorted(unknown)[0]!r}; "
-                f"its parameters: {allowed}"
+                f"constraint {self.name!r} has no parameter {wrong!r}; "
+                f"{did_you_mean(wrong, self.params)}its parameters: {allowed}"
             )
         self.values = {
             k: coerce(self.name, k, p, values.get(k, p.default)) for k, p in self.params.items()
@@ -127,8 +128,8 @@ def make_constraint(name: str, layout: str = "standard", **values: Any) -> Const
         cls = REGISTRY[name]
     except KeyError:
         raise ConstraintError(
-            f"unknown constraint {name!r}; known constraints: {', '.join(sorted(REGISTRY))} "
-            f"(see `ludolab constraints list`)"
+            f"unknown constraint {name!r}; {did_you_mean(name, REGISTRY)}known constraints: "
+            f"{', '.join(sorted(REGISTRY))} (see `ludolab constraints list`)"
         ) from None
     return cls(layout, **values)
 

@@ -55,6 +55,36 @@ class NumbersApart(Constraint):
 
 
 @register
+class NumberPlacement(Constraint):
+    name = "number-placement"
+    summary = (
+        "The listed numbers lie only on the given rings (0 = centre, 1 = inner ring, 2 = "
+        "coast): the default keeps the 6s and 8s off the coast."
+    )
+    reads = frozenset({"numbers"})
+    params = {
+        "numbers": Param("number-list", [6, 8], "the numbers placed"),
+        "rings": Param("ring-list", [0, 1], "the rings they may lie on"),
+    }
+
+    def forbidden(self) -> np.ndarray:
+        """The hexes (0-based) the listed numbers may not lie on."""
+        return np.flatnonzero(~np.isin(self.geo.ring, self.values["rings"]))
+
+    def check(self, terrain, numbers, harbors):
+        listed = members(self.values["numbers"])
+        return ~listed[numbers[:, self.forbidden()]].any(axis=1)
+
+    def minizinc(self):
+        hexes = mzn_set([h + 1 for h in self.forbidden()])
+        return f"forall(h in {hexes})(not (number[h] in {mzn_set(self.values['numbers'])}))"
+
+    def rules(self):
+        allowed = ~members(self.values["numbers"])
+        return [R.Unary("numbers", int(h), allowed) for h in self.forbidden()]
+
+
+@register
 class NoEqualNumbersAdjacent(Constraint):
     name = "no-equal-numbers-adjacent"
     summary = "No two neighbouring hexes carry the same number."

@@ -48,8 +48,9 @@ class Condition:
         path: the resolved file of a set given by path, None for a shipped set.
         constraint_set: the loaded set with ``params`` applied (a ConstraintSet or DealSet).
         objective: Catan ``optimise`` only: the objective (None otherwise).
-        time_limit: Catan ``solver`` / ``optimise``: seconds of search (None: the sampler's
-            default).
+        time_limit: Catan ``uniform`` / ``chain`` / ``solver`` / ``enumerate`` /
+            ``optimise``: seconds of solver search (None: the sampler's default; see
+            :func:`ludolab.research.catan.generate.generate_boards`).
         options: the rule options this condition's games are played with: the run's
             ``[options]`` with the condition's own ``options`` table on top.
         rule_changes: the condition's own ``options`` table (converted), empty if none.

@@ -19,6 +19,7 @@ from ludolab.research.catan.constraint_set import (
     load_constraint_set,
 )
 from ludolab.research.catan.constraints import OBJECTIVES
+from ludolab.research.catan.feasibility import impossibility
 from ludolab.research.experiment.config.comparisons import read_comparisons, read_metrics
 from ludolab.research.experiment.config.keys import checked_fields, key_name
 from ludolab.research.experiment.config.model import (
@@ -213,10 +214,16 @@ def _condition(
         except ConstraintSetError as exc:
             raise src.fail(where + "constraints", str(exc)) from None
         try:
-            cset: ConstraintSet | DealSet = load_constraint_set(source, dict(params))
+            cset: ConstraintSet | DealSet = load_constraint_set(source, dict(params), "params")
         except ConstraintSetError as exc:
             raise src.fail(where + "params", str(exc)) from None
         assert isinstance(cset, ConstraintSet)
+        impossible = impossibility(cset)
+        if impossible:
+            raise src.fail(
+                where + ("params" if params else "constraints"),
+                f"{cset.label} has no board: {impossible}; loosen it",
+            )
         if sampler in ("uniform", "rejection", "chain") and not cset.has_python_faces:
             raise src.fail(
                 where + "sampler",
@@ -234,8 +241,8 @@ def _condition(
         elif "objective" in entry:
             raise src.fail(where + "objective", "only with sampler = 'optimise'")
         if "time_limit" in entry:
-            if sampler not in ("solver", "optimise"):
-                raise src.fail(where + "time_limit", "only with sampler 'solver' or 'optimise'")
+            if sampler == "rejection":
+                raise src.fail(where + "time_limit", "not with sampler 'rejection' (no solver)")
             value = entry["time_limit"]
             if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
                 raise src.fail(where + "time_limit", f"expected seconds > 0, got {value!r}")
@@ -258,7 +265,7 @@ def _condition(
         except DealConstraintError as exc:
             raise src.fail(where + "constraints", str(exc)) from None
         try:
-            cset = as_deal_set(base, dict(params))
+            cset = as_deal_set(base, dict(params), "params")
             cset.bind(ctx)
         except DealConstraintError as exc:
             raise src.fail(where + "params", str(exc)) from None
