@@ -191,3 +191,13 @@ def test_a_bad_pilot_seeds_is_one_line_and_exit_2(
     assert code == 2 and len(err) == 1
     assert err[0] == f"ludolab: error: --pilot-seeds: {fragment}"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tiny.toml"]
+
+
+def test_a_config_of_one_game_per_setup_is_sized(tmp_path) -> None:
+    """With one game per setup the pilots still play two, so that they can split the setups'
+    variance from the games' (they used to play one, and the plan printed NaN)."""
+    cfg = tmp_path / "one.toml"
+    cfg.write_text(NO_MARGINS.replace("games_per_board = 10", "games_per_board = 1"))
+    plan = plan_experiment(cfg, pilot_setups=8, pilot_games=3, pilot_seeds=1)
+    assert plan.pilot_games == 2 and plan.config.games_per_setup == 1
+    assert plan.table["sd_setup_mean"].notna().all() and math.isfinite(plan.recommended)

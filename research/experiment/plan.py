@@ -84,7 +84,9 @@ class Plan:
     Attributes:
         config: the config as it will run (overrides applied).
         family_size: tests in the report's confirmatory family (``m``).
-        pilot_setups, pilot_games: each pilot's setups per condition and games per setup.
+        pilot_setups, pilot_games: each pilot's setups per condition and games per setup
+            (at least 2, whatever the config plays, so that the variance components are
+            estimable).
         setup_seconds: estimated seconds to generate every condition's setups (one process;
             mean over the pilots).
         play_seconds: estimated seconds to play every game on ``workers`` processes (mean
@@ -195,7 +197,9 @@ def plan_experiment(
         raise ValueError(f"need at least 1 pilot seed, got {pilot_seeds}")
     config = load_experiment(config_path, overrides)
     setups = min(config.setups, pilot_setups)
-    games = min(config.games_per_setup, pilot_games)
+    # At least two games per setup, even for a config that plays one: the pilot must separate
+    # the setups' variance from the games' to size any games per setup (it sizes the config's).
+    games = max(2, min(config.games_per_setup, pilot_games))
     seeds = derive_pilot_seeds(config.seed, pilot_seeds)
     m, _ = family_size(config)
     level = config.comparisons.alpha / max(m, 1)
