@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 _COLUMN_SPEC = re.compile(r"\\begin\{tabular\}\{((?:[^{}]|\{[^{}]*\})*)\}")
-_NUMBER = re.compile(r"<?-?\d+(?:\.\d+)?")
+_NUMBER = re.compile(r"(?:< ?)?-?\d+(?:\.\d+)?")
 _SPLIT = re.compile(r"(?<!\\)&")
 
 
@@ -72,14 +72,14 @@ def plain(cell: str) -> str:
 
 
 def numbers(cell: str) -> list[str]:
-    """The numbers of a cell as written (``-3.6``, ``<0.001``); ``--`` (missing) as is."""
+    """The numbers of a cell as written (``-3.6``, ``< 0.001``); ``--`` (missing) as is."""
     text = plain(cell)
     return ["--"] if text.strip() == "--" else _NUMBER.findall(text)
 
 
 def check_number(written: str, value: float, where: str) -> None:
     """``written`` is ``value`` rounded to as many decimals as ``written`` shows (``--`` for a
-    missing value, ``<0.001`` for a p-value below it)."""
+    missing value, ``< 0.001`` for a p-value below it)."""
     if written == "--":
         assert value is None or math.isnan(value), f"{where}: '--' for {value}"
         return

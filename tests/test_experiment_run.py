@@ -126,7 +126,7 @@ def test_a_run_reports_its_findings_across_skill(tmp_path):
     # The terminal summary says how many changes with skill were detected.
     lines = summary_lines(analyse(load_run(result.path)))
     detected = int(skill["significant"].sum())
-    said = f"across skill: a change with skill detected in {detected} of 1 tests"
+    said = f"across skill: a change with skill detected in {detected} of 1 test"
     assert said in lines[-1 - detected]
 
 

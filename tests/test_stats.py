@@ -450,8 +450,8 @@ def test_regression_rejects_bad_designs():
 def test_format_p_and_ci():
     assert format_p(0.0031) == "0.003"
     assert format_p(0.25) == "0.250"
-    assert format_p(0.0004) == "<0.001"
-    assert format_p(1e-30) == "<0.001"
+    assert format_p(0.0004) == "< 0.001"
+    assert format_p(1e-30) == "< 0.001"
     assert format_p(float("nan")) == "—"
     assert format_ci(-0.123, 0.456) == "[-0.12, 0.46]"
     assert format_ci(-0.001, 0.2) == "[0.00, 0.20]"  # no negative zero
@@ -474,7 +474,7 @@ def test_markdown_output_rows_and_escaping():
     assert lines[0] == "| condition1 | condition2 | n1 | p\\_adj | effect | 95% CI |"
     assert lines[1] == "| :--- | :--- | ---: | ---: | ---: | ---: |"
     assert lines[2].startswith("| base\\_line | 50% & more | 25 |")
-    assert "| base\\_line | x\\|y | 25 | <0.001 |" in md
+    assert "| base\\_line | x\\|y | 25 | < 0.001 |" in md
     eff = table.iloc[0]
     assert f"{format_ci(eff.ci_low, eff.ci_high)} |" in lines[2]
 
@@ -486,7 +486,7 @@ def test_latex_output_booktabs_and_escaping():
         assert cmd in tex
     assert r"\caption{Pairwise: 95\% CIs \& Holm}" in tex and r"\label{tab:pw}" in tex
     assert r"base\_line & 50\% \& more & 25 & 25 & 0 &" in tex
-    assert r"x\textbar{}y" in tex and r"\textless{}0.001" in tex
+    assert r"x\textbar{}y" in tex and r"\textless{} 0.001" in tex
     assert r"p\_adj" in tex and r"95\% CI" in tex
     assert "{}[" in tex  # CI cells guarded against being read as \\[...]
     body = [ln for ln in tex.splitlines() if ln.endswith(r"\\")]
@@ -514,7 +514,7 @@ def test_csv_keeps_full_precision_and_regression_tables_format():
 def test_format_table_labels_and_types():
     df = pd.DataFrame({"name": ["a"], "k": [3], "x": [1234.567], "ok": [True], "p": [0.5]})
     out = format_table(df, labels={"p": "p-value"})
-    assert out.iloc[0].tolist() == ["a", "3", "1235", "yes", "0.500"]
+    assert out.iloc[0].tolist() == ["a", "3", "1,235", "yes", "0.500"]
     assert list(out.columns) == ["name", "k", "x", "ok", "p-value"]
 
 

@@ -1,5 +1,8 @@
 """The design search's report (``report.md``): the search, its best candidates, and their
-confirmation next to the search's own estimate."""
+confirmation next to the search's own estimate, then the definitions of the terms it uses.
+Every number is written by :mod:`ludolab.research.numbers`: an objective's estimates at one
+precision (two significant figures of its typical interval width), p-values as ``0.003`` /
+``< 0.001``, counts as counts."""
 
 from __future__ import annotations
 
@@ -21,14 +24,37 @@ from ludolab.research.design.search import best_trials
 from ludolab.research.design.spec import DesignSpec
 from ludolab.research.files import write_text
 from ludolab.research.markdown import pipe_table
+from ludolab.research.numbers import (
+    count,
+    decimals_for,
+    fixed,
+    interval,
+    median_scale,
+    p_value,
+    plain,
+    plural,
+)
 
 
-def _interval(mean: float, se: float, sign: str = "+") -> str:
+def _interval(mean: float, se: float, decimals: int, sign: bool = False) -> str:
     """``mean [low, high]``, the normal 95% interval (the mean alone without a standard
-    error); ``sign="+"`` writes every sign, ``""`` only minus signs."""
+    error), at ``decimals``; ``sign`` writes every sign."""
     if not math.isfinite(se):
-        return f"{mean:{sign}.3f}"
-    return f"{mean:{sign}.3f} [{mean - Z95 * se:{sign}.3f}, {mean + Z95 * se:{sign}.3f}]"
+        return fixed(mean, decimals, sign=sign)
+    low, high = mean - Z95 * se, mean + Z95 * se
+    return f"{fixed(mean, decimals, sign=sign)} {interval(low, high, decimals, sign=sign)}"
+
+
+def _decimals(ses: Any) -> int:
+    """An objective's decimals: two significant figures of its typical 95% interval width."""
+    return decimals_for(2 * Z95 * median_scale(ses))
+
+
+def _value(x: Any) -> str:
+    """A parameter's value as written (``13``, ``0.5``, ``True``)."""
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        return str(x)
+    return plain(x)
 
 
 def importances(study: Any, spec: DesignSpec) -> dict[str, dict[str, float]]:
@@ -89,12 +115,13 @@ def write_report(
         + ".",
         "- Objectives: " + "; ".join(o.describe() for o in spec.objectives) + " (the mean over a "
         "candidate's games; the unit of analysis is the board).",
-        f"- Each candidate: up to {spec.rungs} rung(s) of {spec.setups} boards x "
-        f"{spec.games_per_setup} games (every candidate on the same setup and game seeds, "
-        f"rung by rung: common random numbers). Master seed {spec.seed}.",
-        f"- Trials: {int(counts.get('complete', 0))} complete, {int(counts.get('pruned', 0))} "
-        f"stopped early, {int(counts.get('infeasible', 0))} infeasible; {played:,} games "
-        f"played, {trials['seconds'].sum() if len(trials) else 0:.0f} s of trials.",
+        f"- Each candidate: up to {plural(spec.rungs, 'rung')} of {plural(spec.setups, 'board')}"
+        f" x {plural(spec.games_per_setup, 'game')} (every candidate on the same setup and game "
+        f"seeds, rung by rung: common random numbers). Master seed {spec.seed}.",
+        f"- Trials: {count(counts.get('complete', 0))} complete, "
+        f"{count(counts.get('pruned', 0))} stopped early, "
+        f"{count(counts.get('infeasible', 0))} infeasible; {plural(played, 'game')} played, "
+        f"{fixed(trials['seconds'].sum() if len(trials) else 0, 0)} s of trials.",
         "",
         "| parameter | searched over |",
         "|---|---|",
@@ -103,7 +130,7 @@ def write_report(
         span = (
             ", ".join(map(str, p.choices))
             if p.choices
-            else f"{p.low:g} to {p.high:g}" + (f" step {p.step:g}" if p.step else "")
+            else f"{plain(p.low)} to {plain(p.high)}" + (f" step {plain(p.step)}" if p.step else "")
         )
         lines.append(f"| `{p.name}` | {span} |")
     lines.append("")
@@ -144,24 +171,27 @@ def write_report(
             ranked = ranked.sort_values("_s", ascending=first.direction != "maximize").head(10)
             which = "The ten best complete trials"
         header = ["trial", *[p.name for p in spec.parameters]]
-        header += [f"{o.metric} [95%]" for o in spec.objectives]
+        header += [f"{o.metric} [95% CI]" for o in spec.objectives]
+        dec = {o.metric: _decimals(ranked[f"se:{o.metric}"]) for o in spec.objectives}
+        n_obj = len(spec.objectives)
         rows = []
         for _, r in ranked.iterrows():
-            cells = [str(int(r["number"])), *[str(r.get(p.name, "")) for p in spec.parameters]]
+            cells = [str(int(r["number"])), *[_value(r.get(p.name, "")) for p in spec.parameters]]
             for o in spec.objectives:
-                cells.append(_interval(r[f"mean:{o.metric}"], r[f"se:{o.metric}"], ""))
+                m = o.metric
+                cells.append(_interval(r[f"mean:{m}"], r[f"se:{m}"], dec[m]))
             rows.append(cells)
         shipped = spec.baseline_values()
-        base_cells = ["baseline", *[str(shipped[p.name]) for p in spec.parameters]]
+        base_cells = ["baseline", *[_value(shipped[p.name]) for p in spec.parameters]]
         for o in spec.objectives:
             e = estimate(baseline, o)
-            base_cells.append(_interval(e.mean, e.se, ""))
+            base_cells.append(_interval(e.mean, e.se, dec[o.metric]))
         rows.append(base_cells)
         lines += [
             f"{which} (the search's estimates, which favour the winners: see the "
             "confirmation; a candidate asked for twice is listed once):",
             "",
-            pipe_table(header, rows),
+            pipe_table(header, rows, [True] + [False] * len(spec.parameters) + [True] * n_obj),
             "",
         ]
     infeasible = trials[trials["state"] == "infeasible"] if len(trials) else trials
@@ -202,9 +232,38 @@ def write_report(
             "above are biased towards the winners and confirm nothing.",
             "",
         ]
+    lines += definition_lines(spec, "\n".join(lines), len(confirmed))
     path = folder / "report.md"
     write_text(path, "\n".join(lines))
     return path
+
+
+def definition_lines(spec: DesignSpec, text: str, tests: int) -> list[str]:
+    """The report's last section: the objectives' metrics (from the metrics registry) and
+    every statistical term ``text`` uses, with which numbers are corrected."""
+    from ludolab.research.experiment.report_terms import (
+        context,
+        corrected_sentence,
+        metric_lines,
+        term_lines,
+    )
+
+    alpha = spec.experiment.get("comparisons", {}).get("alpha", 0.05)
+    families = (
+        f"the confirmation's tests of the objectives ({plural(tests, 'test')})"
+        if tests
+        else "none (no confirmation was run)"
+    )
+    game = spec.experiment.get("game", "catan")
+    metrics = metric_lines(game, [o.metric for o in spec.objectives])
+    terms = term_lines(text, context(alpha, "holm", families, "boards"))
+    out = ["## Definitions", "", corrected_sentence(alpha, "holm"), ""]
+    if metrics:
+        out += ["**Metrics** (formulas: `ludolab metrics`):", ""]
+        out += [f"- {m}" for m in metrics] + [""]
+    if terms:
+        out += ["**Terms:**", ""] + [f"- {t}" for t in terms] + [""]
+    return out
 
 
 def _confirmation_lines(spec: DesignSpec, folder: Path, confirmed: list[Confirmed]) -> list[str]:
@@ -216,8 +275,9 @@ def _confirmation_lines(spec: DesignSpec, folder: Path, confirmed: list[Confirme
         plan = json.loads(plan_path.read_text())
         sized = (
             f" Sized by `ludolab plan` ({plan['basis']}): it recommended "
-            f"{plan['recommended']:.0f} boards per condition; the run played {plan['boards']} "
-            f"(kept within {plan['min_boards']}-{plan['max_boards']})."
+            f"{count(round(plan['recommended']))} boards per condition; the run played "
+            f"{count(plan['boards'])} (kept within {count(plan['min_boards'])}-"
+            f"{count(plan['max_boards'])})."
         )
     runs = sorted((folder / "confirm").glob("*/*/report.md"))
     link = f" Its report: `{runs[-1].relative_to(folder)}`." if runs else ""
@@ -228,15 +288,23 @@ def _confirmation_lines(spec: DesignSpec, folder: Path, confirmed: list[Confirme
         f"(`confirm.toml`) on fresh setup and game seeds, {spec.confirm.games_per_setup} games "
         "per board, tested as the run tests (paired; Holm over the objectives)." + sized + link,
         "",
-        "| trial | metric | search's estimate [95%] | confirmed [95%] | shrinkage | p (Holm) | "
-        "improvement confirmed |",
-        "|---|---|---|---|---|---|---|",
+        "| trial | metric | search's estimate [95% CI] | confirmed [95% CI] | shrinkage | "
+        "p (Holm) | improvement confirmed |",
+        "|---:|---|---:|---:|---:|---:|---|",
     ]
+    # one precision per objective: two significant figures of the confirmed interval's width
+    widths: dict[str, list[float]] = {}
+    for c in confirmed:
+        widths.setdefault(c.objective.metric, []).append(c.high - c.low)
+    dec = {m: decimals_for(median_scale(w)) for m, w in widths.items()}
     for c in confirmed:
         shrink = c.search_diff - c.diff
+        d = dec[c.objective.metric]
         lines.append(
-            f"| {c.trial} | {c.objective.metric} | {_interval(c.search_diff, c.search_se)} | "
-            f"{c.diff:+.3f} [{c.low:+.3f}, {c.high:+.3f}] | {shrink:+.3f} | {c.p_adj:.3g} | "
+            f"| {c.trial} | {c.objective.metric} | "
+            f"{_interval(c.search_diff, c.search_se, d, sign=True)} | "
+            f"{fixed(c.diff, d, sign=True)} {interval(c.low, c.high, d, sign=True)} | "
+            f"{fixed(shrink, d, sign=True)} | {p_value(c.p_adj)} | "
             f"{'yes' if c.improved else 'no'} |"
         )
     lines += [

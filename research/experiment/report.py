@@ -5,6 +5,11 @@ the same thing. The report states the question, the conditions and how their set
 drawn, the sample sizes, the findings in words, the main table (effect sizes with intervals),
 the figures and the provenance.
 
+It opens with a summary in plain words (:mod:`~ludolab.research.experiment.report_summary`)
+and ends with the definitions of every metric and term it uses
+(:mod:`~ludolab.research.experiment.report_terms`). Every number is written by
+:mod:`ludolab.research.numbers`.
+
 This module puts the report together and writes it; the words are in
 :mod:`~ludolab.research.experiment.report_findings`, the tables in
 :mod:`~ludolab.research.experiment.report_tables`, the blocks and their rendering in
@@ -15,6 +20,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -25,24 +31,43 @@ from ludolab.research.experiment.analysis import Analysis, analyse, load_run
 from ludolab.research.experiment.figures import RunFigure, plot_run
 from ludolab.research.experiment.report_findings import (
     _findings,
+    correction_short,
     exploratory_notes,
     family_sentence,
     grouped_notes,
+    other_families,
     sampler_mismatches,
     skill_blocks,
     trend_blocks,
 )
-from ludolab.research.experiment.report_render import STYLE, Block, html_of, markdown_of
+from ludolab.research.experiment.report_render import (
+    STYLE,
+    Block,
+    block_text,
+    html_of,
+    markdown_of,
+)
+from ludolab.research.experiment.report_summary import summary_blocks
 from ludolab.research.experiment.report_tables import (
-    CONDITION_SUMMARY,
     condition_rows,
+    condition_summary,
     glance,
     main_table,
     mixed_table,
+    omnibus_table,
+    regression_table,
     seats_table,
+)
+from ludolab.research.experiment.report_terms import (
+    context,
+    corrected_sentence,
+    metric_lines,
+    table_names,
+    term_lines,
 )
 from ludolab.research.experiment.result_tables import write_tables
 from ludolab.research.files import write_text
+from ludolab.research.numbers import count, number, plural
 from ludolab.research.plots.style import FigureStyle
 
 
@@ -78,6 +103,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
     ]
     if cfg.get("description"):
         blocks.append(Block("p", cfg["description"]))
+    blocks += summary_blocks(analysis)
     lineup_text = [
         f"{x['name']}: seats {', '.join(x['seats'])}; rotations {x['rotations']}"
         for x in cfg["lineups"]
@@ -86,10 +112,11 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         Block("h2", "Design"),
         Block(
             "p",
-            f"{cfg['game']} with {cfg['players']} players. {len(data.conditions)} conditions x "
-            f"{cfg['setups']} {cfg['setup_kind']} x {cfg['games_per_setup']} game seeds per "
-            f"setup, each played by every lineup in each of its seat rotations: {n_games:,} "
-            f"games. Master seed {cfg['seed']}; game seeds are "
+            f"{cfg['game']} with {cfg['players']} players. "
+            f"{plural(len(data.conditions), 'condition')} x {count(cfg['setups'])} "
+            f"{cfg['setup_kind']} x {plural(cfg['games_per_setup'], 'game seed')} per "
+            f"setup, each played by every lineup in each of its seat rotations: "
+            f"{plural(n_games, 'game')}. Master seed {cfg['seed']}; game seeds are "
             + (
                 "shared between conditions (common random numbers), so games are paired."
                 if data.paired
@@ -125,6 +152,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
     )
     unit_word = cfg["setup_kind"][:-1]
     exploratory = exploratory_notes(analysis)
+    correction = correction_short(analysis)
     blocks += [
         Block("h2", "Findings"),
         Block(
@@ -161,8 +189,9 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         Block(
             "table",
             glance(analysis),
-            "At a glance: means over the games per lineup and condition; ▲/▼ a confirmed "
-            "difference from the baseline (after correction)."
+            "At a glance: means over the games per lineup and condition, each metric at the "
+            "precision of its comparisons; ▲/▼ a finding: a difference from the baseline "
+            "whose corrected p-value is below alpha."
             if data.baseline
             else "At a glance: means per lineup and condition.",
         ),
@@ -173,18 +202,21 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             f"Per comparison, over {unit_word}s (each the mean of its games): difference of "
             "means (condition minus vs) in the metric's unit with a "
             + (
-                f"95% bootstrap interval ({cmp['n_boot']} resamples, "
+                f"95% bootstrap interval ({count(cmp['n_boot'])} resamples, "
                 + ("pairs resampled together" if data.paired else "setups resampled")
                 + "); "
                 if cmp["n_boot"]
                 else "no interval (n_boot = 0); "
             )
-            + "HL shift: Hodges-Lehmann estimate; d: Cohen's d"
+            + "the interval is for this comparison alone (not corrected). HL shift: "
+            "Hodges-Lehmann estimate; d: Cohen's d"
             + (" of the paired differences" if data.paired else "")
             + f" on {unit_word} means (it grows with games per {unit_word}: compare raw "
             "differences across designs); ICC: share of a game's variance that lies between "
-            f"{unit_word}s; p (adj.): corrected over the family; MDE: the smallest difference "
-            "detected with 80% power at the family's first-step level alpha / m. "
+            f"{unit_word}s; p (raw): the test alone; p ({correction}): corrected over the "
+            "family; MDE: the smallest difference detected with 80% power at the family's "
+            "first-step level alpha / m. Each metric's numbers are written at one precision "
+            "(two significant figures of its typical interval width). "
             "Full precision: comparisons.csv. For a paper: one booktabs table per metric, "
             "tables/comparisons-METRIC.tex, with its rows in tables/comparisons-METRIC.csv "
             "(all of them in comparisons.tex).",
@@ -204,13 +236,14 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             seats_table(analysis),
             "Seats, tested over setups (games on one setup are not independent): seat 0's "
             "share of the wins and its advantage over a fair share (t interval and test over "
-            "setups); whether the seats' shares differ (Friedman over setups as blocks; "
-            "Wilcoxon with 2 players), corrected over the table; balance (1 - largest gap "
-            "between seat win rates) beside what fair seats would show over as many games.",
+            "setups; p (raw): not corrected); whether the seats' shares differ (Friedman over "
+            f"setups as blocks; Wilcoxon with 2 players), p ({correction}): corrected over the "
+            "rows of this table, a family of its own; balance (1 - largest gap between seat "
+            "win rates) beside what fair seats would show over as many games.",
         ),
         Block(
             "table",
-            analysis.conditions[[c for c in CONDITION_SUMMARY if c in analysis.conditions]],
+            condition_summary(analysis),
             "Per lineup and condition: completion and length; "
             + (
                 "turns are player turns (one seat's turn), rounds are turns / players. "
@@ -224,7 +257,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         blocks.append(
             Block(
                 "table",
-                analysis.omnibus,
+                omnibus_table(analysis),
                 "Omnibus tests across all conditions per lineup and metric ("
                 + (
                     "Friedman; n counts blocks, the setups matched across conditions"
@@ -236,24 +269,20 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             )
         )
     if len(analysis.regression):
-        reg = analysis.regression[analysis.regression["term"] != "const"]
-        pivot = reg.pivot_table(
-            index=["lineup", "metric"], columns="term", values="std_coef", sort=False
-        ).reset_index()
-        r2 = reg.groupby(["lineup", "metric"], sort=False)["r2"].first().reset_index()
         blocks.append(
             Block(
                 "table",
-                pivot.merge(r2, on=["lineup", "metric"]),
-                "Standardised OLS coefficients of each metric on board features "
-                "(HC3; p-values in regression.csv).",
+                regression_table(analysis),
+                "Standardised OLS coefficients of each metric's board means on board features, "
+                "and R² (HC3; p-values in regression.csv).",
             )
         )
     for note in analysis.notes:
         blocks.append(Block("p", f"Note: {note}"))
     blocks.append(Block("h2", "Figures"))
-    blocks += [Block("figure", f, f.caption) for f in figures]
+    blocks += [Block("figure", f, _counts_in(f.caption)) for f in figures]
     blocks += [Block("p", note) for note in getattr(figures, "left_out", ())]  # figures not drawn
+    blocks += definition_blocks(analysis, blocks)
     blocks += [
         Block("h2", "Provenance"),
         Block(
@@ -268,10 +297,10 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
                 f"MiniZinc {prov.get('solvers', {}).get('minizinc')}, "
                 f"Gecode {prov.get('solvers', {}).get('gecode')}",
                 f"game engine: {prov.get('engine', 'not recorded')}",
-                f"backend {prov.get('backend')} with {prov.get('workers')} worker(s); setups "
-                f"{prov.get('setup_seconds')} s, games {prov.get('play_seconds')} s "
-                f"({prov.get('games_per_second')} games/s) over "
-                f"{prov.get('invocations')} invocation(s)",
+                f"backend {prov.get('backend')} with {plural(prov.get('workers'), 'worker')}; "
+                f"setups {number(prov.get('setup_seconds'))} s, games "
+                f"{number(prov.get('play_seconds'))} s ({number(prov.get('games_per_second'))} "
+                f"games a second) over {plural(prov.get('invocations'), 'invocation')}",
             ],
         ),
         Block(
@@ -281,6 +310,57 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         ),
     ]
     return blocks
+
+
+def _counts_in(caption: str) -> str:
+    """A figure's caption with its game counts written as counts (``(1,200 games)``)."""
+    return re.sub(r"\b(\d{4,}) games\b", lambda m: f"{count(int(m.group(1)))} games", caption)
+
+
+def definition_blocks(analysis: Analysis, blocks: list[Block]) -> list[Block]:
+    """The Definitions section: which numbers are corrected; every metric the tables name
+    (from the metrics registry); every statistical term the report's text uses."""
+    text = "\n".join(block_text(b) for b in blocks)
+    names: list[str] = list(analysis.pairwise["metric"]) if len(analysis.pairwise) else []
+    for b in blocks:
+        if b.kind == "table":
+            names += table_names(b.content)
+    cmp = analysis.data.config["comparisons"]
+    filled = context(
+        cmp["alpha"],
+        cmp["correction"],
+        families_phrase(analysis),
+        analysis.data.config["setup_kind"],
+    )
+    metrics = metric_lines(analysis.data.game, names)
+    out = [
+        Block("h2", "Definitions"),
+        Block("p", corrected_sentence(cmp["alpha"], cmp["correction"])),
+    ]
+    if metrics:
+        out += [
+            Block("p", "**Metrics** (formulas: `ludolab metrics`):"),
+            Block("list", metrics),
+        ]
+    return out + [Block("p", "**Terms:**"), Block("list", term_lines(text, filled))]
+
+
+def families_phrase(analysis: Analysis) -> str:
+    """The report's families of tests, e.g. ``the comparisons of conditions (12 tests); the
+    seat tests (4 tests, one per lineup and condition)``."""
+    pw = analysis.pairwise
+    parts = []
+    if len(pw):
+        sizes = pw.groupby("family", sort=False)["family_size"].first()
+        for family, m in sizes.items():
+            what = {
+                "all": "the comparisons of conditions",
+                "primary": "the comparisons of the primary metrics (confirmatory)",
+                "exploratory": "the comparisons of the other metrics (exploratory)",
+            }.get(str(family), str(family))
+            parts.append(f"{what} ({plural(m, 'test')})")
+    parts += other_families(analysis)
+    return "; ".join(parts) if parts else "none (no test was made)"
 
 
 def _code_line(git: dict[str, Any] | list[dict[str, Any]]) -> str:

@@ -9,20 +9,43 @@ import pandas as pd
 
 from ludolab.research.experiment.analysis import Analysis
 from ludolab.research.experiment.report_render import Block
+from ludolab.research.experiment.result_tables import (
+    SHORT_CORRECTION,
+    metric_decimals,
+    untestable_words,
+)
 from ludolab.research.metrics.registry import game_unit
+from ludolab.research.numbers import (
+    count,
+    decimals_for,
+    fixed,
+    interval,
+    median_scale,
+    p_is,
+    p_value,
+    percent,
+    plain,
+    plural,
+)
 from ludolab.research.stats.interaction import NOT_DETECTED
 from ludolab.research.stats.multiple import CORRECTION_NAMES
-from ludolab.research.stats.power import UNTESTABLE, setups_for_a_finding
-from ludolab.research.stats.report import (
-    format_ci,
-    format_fixed,
-    format_number,
-    format_p,
-)
+from ludolab.research.stats.power import UNTESTABLE
 
 
 def metric_unit_of(analysis: Analysis, metric: str) -> str:
     return game_unit(analysis.data.game, metric)
+
+
+def correction_short(analysis: Analysis) -> str:
+    """The run's correction as a column header names it: ``Holm``, ``BH``."""
+    method = analysis.data.config["comparisons"]["correction"]
+    return SHORT_CORRECTION.get(method, method)
+
+
+def decimals_of(analysis: Analysis, metric: str) -> int:
+    """The decimals of a tested metric's numbers in the whole report
+    (:func:`~ludolab.research.experiment.result_tables.metric_decimals`)."""
+    return metric_decimals(analysis.pairwise).get(metric, 2)
 
 
 def unit_word(unit: str) -> str:
@@ -32,43 +55,77 @@ def unit_word(unit: str) -> str:
     return "" if "[" in unit or "(" in unit else unit
 
 
-def amount(value: float, unit: str) -> str:
-    """A difference with its unit, e.g. ``-5.01 player turns``; shares and counts stay bare."""
-    word = unit_word(unit)
-    return f"{format_number(float(value))} {word}".strip()
+def amount(value: float, unit: str, decimals: int, *, sign: bool = False) -> str:
+    """A quantity with its unit at a metric's precision, e.g. ``-5.0 player turns``; shares
+    and counts stay bare."""
+    return f"{fixed(value, decimals, sign=sign)} {unit_word(unit)}".strip()
+
+
+def _rate(method: str, alpha: float) -> str:
+    if method == "fdr_bh":
+        return f"the expected share of false findings among the findings is at most {alpha}"
+    if method == "none":
+        return "nothing controls the chance of a false finding across the report"
+    return f"the chance that the findings below include any false one is at most {alpha}"
+
+
+def other_families(analysis: Analysis) -> list[str]:
+    """The report's other families of tests, each corrected among its own tests: the seats,
+    the trends, the changes across skill, the omnibus tests (as phrases)."""
+    out = []
+    seats = analysis.seats
+    n_seats = int(seats["seats_p"].notna().sum()) if len(seats) else 0
+    if n_seats:
+        out.append(f"the seat tests ({plural(n_seats, 'test')}, one per lineup and condition)")
+    if len(analysis.trends):
+        out.append(f"the trends over sweeps ({plural(len(analysis.trends), 'test')})")
+    if len(analysis.skill):
+        out.append(f"the changes across skill ({plural(len(analysis.skill), 'test')})")
+    if len(analysis.omnibus):
+        out.append(f"the omnibus tests ({plural(len(analysis.omnibus), 'test')}, descriptive)")
+    return out
 
 
 def family_sentence(analysis: Analysis) -> str:
-    """What the report's error control covers, in one paragraph."""
+    """What the report's error control covers, in one paragraph: the comparisons' family (or
+    the primary and exploratory ones), the report's other families, and that intervals are
+    not corrected."""
     pw = analysis.pairwise
     cmp = analysis.data.config["comparisons"]
     method, alpha = cmp["correction"], cmp["alpha"]
     if pw.empty:
         return "No comparison was made."
     sizes = pw.groupby("family", sort=False)["family_size"].first()
-    rate = (
-        f"the expected share of false findings among the findings is at most {alpha}"
-        if method == "fdr_bh"
-        else "nothing controls the chance of a false finding across the report"
-        if method == "none"
-        else f"the chance that this report lists any false finding is at most {alpha}"
-    )
+    rate = _rate(method, alpha)
     k = {f: int(m) for f, m in sizes.items()}
+    pairs = len(pw.groupby(["condition1", "condition2"]))
     shape = (
-        f"{pw['lineup'].nunique()} lineup(s) x {pw['metric'].nunique()} metric(s) x "
-        f"{len(pw.groupby(['condition1', 'condition2']))} comparison(s)"
+        f"{plural(pw['lineup'].nunique(), 'lineup')} x {plural(pw['metric'].nunique(), 'metric')}"
+        f" x {plural(pairs, 'comparison')}"
+    )
+    others = other_families(analysis)
+    tail = (
+        f" Each 95% interval is for its comparison alone (not corrected), so an interval may "
+        f"exclude zero while the corrected p-value is above {alpha}: that is not a finding."
+        + (
+            f" Families of their own, each corrected the same way: {'; '.join(others)}."
+            if others
+            else ""
+        )
     )
     if "all" in k:
         return (
-            f"**Error control.** One family: all {k['all']} tests in this report ({shape}), "
-            f"corrected together by {CORRECTION_NAMES[method]}, alpha = {alpha}: {rate}."
+            f"**Error control.** The comparisons of conditions are one family: "
+            f"{plural(k['all'], 'test')} ({shape}), corrected together by "
+            f"{CORRECTION_NAMES[method]} at alpha = {alpha}: {rate}." + tail
         )
-    primary = ", ".join(dict.fromkeys(pw.loc[pw["family"] == "primary", "metric"]))
+    names = list(dict.fromkeys(pw.loc[pw["family"] == "primary", "metric"]))
+    primary = ("metric " if len(names) == 1 else "metrics ") + ", ".join(names)
     return (
-        f"**Error control.** The confirmatory family is the {k.get('primary', 0)} tests of "
-        f"the primary metric(s) {primary}, corrected by {CORRECTION_NAMES[method]}, alpha = "
-        f"{alpha}: {rate}. The other {k.get('exploratory', 0)} tests are exploratory: "
-        f"corrected among themselves, listed apart, not findings."
+        f"**Error control.** The confirmatory family is the {plural(k.get('primary', 0), 'test')}"
+        f" of the primary {primary}, corrected by {CORRECTION_NAMES[method]} at alpha "
+        f"= {alpha}: {rate}. The other {plural(k.get('exploratory', 0), 'test')} are "
+        "exploratory: corrected among themselves, listed apart, not findings." + tail
     )
 
 
@@ -90,61 +147,72 @@ def _findings(analysis: Analysis) -> list[str]:
         sig = sig.reindex(sig["d"].abs().sort_values(ascending=False).index)
         for _, r in sig.iterrows():
             unit = metric_unit_of(analysis, r["metric"])
+            d = decimals_of(analysis, r["metric"])
             out.append(
                 f"**{lineup}**, {r['condition1']} vs {r['condition2']}: **{r['metric']} "
-                f"{r['verdict']}**: mean {format_number(r['mean1'])} vs "
-                f"{format_number(r['mean2'])}, difference {amount(r['diff'], unit)} "
-                f"{format_ci(r['diff_low'], r['diff_high'], None)} (Hodges-Lehmann "
-                f"{format_number(r['hl_shift'])}, d = {format_fixed(r['d'])}), "
-                f"p adj. {format_p(r['p_adj'])}."
+                f"{r['verdict']}**: mean {fixed(r['mean1'], d)} vs {fixed(r['mean2'], d)}, "
+                f"difference {amount(r['diff'], unit, d)} "
+                f"{interval(r['diff_low'], r['diff_high'], d, na='')} (Hodges-Lehmann "
+                f"{fixed(r['hl_shift'], d)}, d = {fixed(r['d'], 2)}), corrected "
+                f"p {p_is(r['p_adj'])}."
             )
         same = rows[rows["verdict"].str.startswith("equivalent")]
         for _, r in same.iterrows():
+            margin = margin_text(r["margin"], metric_unit_of(analysis, r["metric"]))
             out.append(
                 f"**{lineup}**, {r['condition1']} vs {r['condition2']}: {r['metric']} "
-                f"equivalent within ±{amount(r['margin'], metric_unit_of(analysis, r['metric']))} "
-                f"(TOST p adj. {format_p(r['equivalence_p_adj'])})."
+                f"equivalent within ±{margin} (TOST, corrected p "
+                f"{p_is(r['equivalence_p_adj'])})."
             )
         quiet = rows[rows["verdict"].str.startswith("not detected")]
         untestable = rows[rows["verdict"].str.startswith(UNTESTABLE)]
         if len(quiet):
             parts = []
             for metric, group in quiet.groupby("metric", sort=False):
-                low, high = group["mde"].min(), group["mde"].max()
-                span = (
-                    format_number(low)
-                    if np.isclose(low, high, rtol=0.005)
-                    else (f"{format_number(low)}-{format_number(high)}")
-                )
-                parts.append(
-                    f"{metric} {span} {unit_word(metric_unit_of(analysis, metric))}".strip()
-                )
+                d = decimals_of(analysis, str(metric))
+                low, high = fixed(group["mde"].min(), d), fixed(group["mde"].max(), d)
+                span = low if low == high else f"{low}-{high}"
+                word = unit_word(metric_unit_of(analysis, str(metric)))
+                parts.append(f"{metric} {span} {word}".strip())
             out.append(
                 f"**{lineup}**, {which_conditions(quiet, rows)}: no difference detected, which is "
-                "not evidence of none. Differences the design detects with 80% power, per "
+                "not evidence of none. Differences the design detects with 80% power (MDE), per "
                 f"metric: {'; '.join(parts)}."
             )
         # Too few setups for the family's level: say so without an MDE, as no difference of
         # any size could have been found (one line per design: setups and level).
-        for verdict, group in untestable.groupby("verdict", sort=False):
-            level = float(analysis.data.config["comparisons"]["alpha"]) / int(
-                group["family_size"].iloc[0]
-            )
-            need = setups_for_a_finding(level, paired=analysis.data.paired)
+        for _, group in untestable.groupby("verdict", sort=False):
+            words, need = untestable_words(analysis.data, group)
             out.append(
-                f"**{lineup}**, {which_conditions(group, rows)}: {verdict}. With "
-                f"{int(group['n1'].min())} setups per condition no finding was possible, "
-                f"whatever the difference: at least {need} setups per condition are needed."
+                f"**{lineup}**, {which_conditions(group, rows)}: {words}. With "
+                f"{plural(int(group['n1'].min()), 'setup')} per condition no finding was "
+                f"possible, whatever the difference: at least {need} setups per condition are "
+                "needed."
             )
     return out
+
+
+def margin_text(margin: float, unit: str) -> str:
+    """A declared margin as it was written, with its unit: ``4 player turns``, ``0.01``."""
+    return f"{plain(float(margin))} {unit_word(unit)}".strip()
 
 
 def which_conditions(group: pd.DataFrame, rows: pd.DataFrame) -> str:
     """``every comparison (4 tests)`` or ``3 of 8 comparisons``: the rows a Findings line
     speaks for, out of the lineup's confirmatory rows."""
     if len(group) == len(rows):
-        return f"every comparison ({len(group)} test{'s' if len(group) != 1 else ''})"
-    return f"{len(group)} of {len(rows)} comparisons"
+        return f"every comparison ({plural(len(group), 'test')})"
+    return f"{len(group)} of {plural(len(rows), 'comparison')}"
+
+
+def trend_decimals(t: pd.DataFrame) -> list[int]:
+    """Per trend row, the decimals of its slope: two significant figures of the typical
+    interval width of the slopes of its metric and sweep."""
+    keys = list(zip(t["sweep"], t["metric"], strict=True))
+    out = {}
+    for key, rows in t.groupby(["sweep", "metric"], sort=False):
+        out[key] = decimals_for(median_scale(rows["slope_high"] - rows["slope_low"], rows["slope"]))
+    return [out[k] for k in keys]
 
 
 def trend_blocks(analysis: Analysis) -> list[Block]:
@@ -154,9 +222,9 @@ def trend_blocks(analysis: Analysis) -> list[Block]:
         return []
     cmp = analysis.data.config["comparisons"]
     lines = []
-    for _, r in t.iterrows():
+    for (_, r), d in zip(t.iterrows(), trend_decimals(t), strict=True):
         unit = metric_unit_of(analysis, r["metric"])
-        slope = amount(r["slope"], unit)
+        slope = amount(r["slope"], unit, d)
         verdict = (
             f"**{'rises' if r['slope'] > 0 else 'falls'}**"
             if r["significant"]
@@ -165,8 +233,8 @@ def trend_blocks(analysis: Analysis) -> list[Block]:
         lines.append(
             f"**{r['lineup']}**, sweep {r['sweep']} ({r['parameter']}): {r['metric']} "
             f"{verdict}: {slope} per unit of {r['parameter'].removeprefix('options.')} "
-            f"{format_ci(r['slope_low'], r['slope_high'], None)}, "
-            f"p adj. {format_p(r['p_adj'])}."
+            f"{interval(r['slope_low'], r['slope_high'], d, na='')}, "
+            f"corrected p {p_is(r['p_adj'])}."
         )
     return [
         Block(
@@ -177,7 +245,9 @@ def trend_blocks(analysis: Analysis) -> list[Block]:
                 if analysis.data.paired
                 else "HC3 errors"
             )
-            + f"); the {len(t)} slope tests are their own family, corrected by "
+            + f"); the {plural(len(t), 'slope test')} "
+            + ("is a family of its own" if len(t) == 1 else "are a family of their own")
+            + ", corrected by "
             f"{CORRECTION_NAMES[cmp['correction']]} at alpha = {cmp['alpha']}. The "
             "dose-response figures are under Figures; the slopes for a paper: "
             "tables/trends.tex (rows in tables/trends.csv, every column in trends.csv).",
@@ -198,23 +268,23 @@ def _skill_line(analysis: Analysis, r: pd.Series, rows: pd.DataFrame, first: str
     """One condition and metric across skill: the verdict, the effect per lineup as the main
     comparisons found it, and the change with its test (or what the design could detect)."""
     unit = metric_unit_of(analysis, r["metric"])
+    d = decimals_of(analysis, r["metric"])
     per_lineup = "; ".join(
-        f"{e['lineup']} {amount(e['effect'], unit)} {format_ci(e['low'], e['high'], None)}, "
+        f"{e['lineup']} {amount(e['effect'], unit, d)} {interval(e['low'], e['high'], d, na='')}, "
         f"{STATUS_WORDS[e['status']]}"
         for _, e in rows.iterrows()
     )
     verdict = r["verdict"]
     said = verdict if verdict == NOT_DETECTED else f"**{verdict}**"
     change = (
-        f"Change from {first} to {last}: {amount(r['change'], unit)} "
-        f"{format_ci(r['low'], r['high'], None)}, p adj. {format_p(r['p_adj'])}"
+        f"Change from {first} to {last}: {amount(r['change'], unit, d)} "
+        f"{interval(r['low'], r['high'], d, na='')}, corrected p {p_is(r['p_adj'])}"
     )
     margin = r["margin"]
     if np.isfinite(margin):
         # A declared margin reads as it was written: ±4 turns, not ±4.00.
-        number = format_number(int(margin) if float(margin).is_integer() else float(margin))
-        bound = f"±{number} {unit_word(unit)}".rstrip()
-        tost = f"(TOST p adj. {format_p(r['equivalence_p_adj'])})"
+        bound = f"±{margin_text(margin, unit)}"
+        tost = f"(TOST, corrected p {p_is(r['equivalence_p_adj'])})"
         if r["equivalent"] and r["significant"]:
             change += f"; within {bound} {tost}: a real change, smaller than the margin"
         elif r["equivalent"]:
@@ -223,10 +293,11 @@ def _skill_line(analysis: Analysis, r: pd.Series, rows: pd.DataFrame, first: str
             change += f"; not shown within {bound} {tost}"
     if not r["significant"] and not r["equivalent"]:
         change += (
-            f"; a change of {amount(r['mde'], unit)} would have been detected with 80% power"
+            f"; a change of {amount(r['mde'], unit, d)} would have been detected with 80% "
+            "power (MDE)"
             if np.isfinite(r["mde"])
-            else f"; with {int(r['n'])} {analysis.data.config['setup_kind']} no change could "
-            f"have been detected (smallest possible p = {r['smallest_p']:.2g})"
+            else f"; with {count(r['n'])} {analysis.data.config['setup_kind']} no change could "
+            f"have been detected (smallest possible p = {p_value(r['smallest_p'])})"
         )
     return (
         f"**{r['metric']}**, {r['condition']} vs {r['baseline']}: {said}. Effect per lineup "
@@ -281,7 +352,7 @@ def skill_blocks(analysis: Analysis) -> list[Block]:
             f"{'their' if len(t) > 1 else 'its'} own, corrected by "
             f"{CORRECTION_NAMES[cmp['correction']]} at alpha = {cmp['alpha']}. "
             + margins
-            + f"Intervals are {1 - cmp['alpha']:.0%} for each test alone; p-values are "
+            + f"Intervals are {percent(1 - cmp['alpha'])} for each test alone; p-values are "
             "corrected. The words come from corrected tests only: an effect is *a finding* in a "
             "lineup when the main comparisons list it; *holds across skill* needs a finding in "
             "every lineup and a change shown within the margin; *grows*, *shrinks* and *changes "
@@ -344,13 +415,16 @@ def sampler_mismatches(analysis: Analysis) -> list[str]:
 def exploratory_notes(analysis: Analysis) -> list[str]:
     pw = analysis.pairwise
     rows = pw[(pw["family"] == "exploratory") & pw["significant"]]
-    return [
-        f"{r['lineup']}, {r['condition1']} vs {r['condition2']}: {r['metric']} "
-        f"{r['verdict'].removeprefix('exploratory: ')}, difference "
-        f"{amount(r['diff'], metric_unit_of(analysis, r['metric']))} "
-        f"{format_ci(r['diff_low'], r['diff_high'], None)}, p adj. {format_p(r['p_adj'])}"
-        for _, r in rows.iterrows()
-    ]
+    out = []
+    for _, r in rows.iterrows():
+        unit, d = metric_unit_of(analysis, r["metric"]), decimals_of(analysis, r["metric"])
+        out.append(
+            f"{r['lineup']}, {r['condition1']} vs {r['condition2']}: {r['metric']} "
+            f"{r['verdict'].removeprefix('exploratory: ')}, difference {amount(r['diff'], unit, d)}"
+            f" {interval(r['diff_low'], r['diff_high'], d, na='')}, corrected p "
+            f"{p_is(r['p_adj'])}"
+        )
+    return out
 
 
 def grouped_notes(analysis: Analysis) -> list[str]:

@@ -14,9 +14,7 @@ import pandas as pd
 
 from ludolab.research.markdown import escape_markdown
 from ludolab.research.stats import to_markdown
-from ludolab.research.stats.report import (
-    format_table,
-)
+from ludolab.research.stats.report import NUMERIC_TEXT, format_table
 
 
 @dataclass(frozen=True)
@@ -44,6 +42,21 @@ def markdown_of(block: Block, base: Path) -> str:
         png, pdf = block.content.png.relative_to(base), block.content.pdf.relative_to(base)
         return f"![{block.caption}]({png})\n\n*{block.caption}* (PDF: {pdf})\n"
     return f"```\n{block.content}\n```\n"
+
+
+def block_text(block: Block) -> str:
+    """A block's words as a reader sees them: a table's caption, headers and cells, a
+    figure's caption, a list's items."""
+    if block.kind == "table":
+        table = format_table(block.content)
+        cells = [str(c) for c in table.columns]
+        cells += [str(v) for row in table.itertuples(index=False) for v in row]
+        return block.caption + "\n" + "\n".join(cells)
+    if block.kind == "figure":
+        return block.caption
+    if block.kind == "list":
+        return "\n".join(str(i) for i in block.content)
+    return str(block.content)
 
 
 def inline_html(text: str) -> str:
@@ -74,7 +87,8 @@ def html_of(block: Block) -> str:
     return f"<pre>{html.escape(str(block.content))}</pre>"
 
 
-NUMBER = re.compile(r"^(<|-|−)?\d|^—$|^\[")
+NUMBER = NUMERIC_TEXT
+"""A cell that holds a number (or an interval, or ``—``): right-aligned."""
 
 
 def html_table(table: pd.DataFrame) -> str:

@@ -222,6 +222,66 @@ ones as ``catan.<column>`` / ``gallery.<column>``, per-condition ones as
 ``condition.<column>`` (``<s>`` stands for a seat number, ``<metric>`` for a per-game column)."""
 
 
+LABELS: dict[str, str] = {
+    "n_players": "players",
+    "turns": "game length",
+    "rounds": "game length in rounds",
+    "truncated": "share of games cut off by the turn limit",
+    "shared_win": "share of games with a shared win",
+    "score_spread": "final score spread",
+    "winner_margin": "winner's margin",
+    "lead_changes": "lead changes",
+    "lead_change": "share of turns that change the lead",
+    "winner_trailing": "share of the game the winner trails",
+    "drama": "how far behind the winner trails",
+    "decisiveness": "point at which the game is decided",
+    "decisiveness_threshold": "point at which a winner passes every other seat's best",
+    "lead_change_ludii": "lead change (Ludii)",
+    "drama_ludii": "drama (Ludii)",
+    "decisiveness_ludii": "decisiveness (Ludii)",
+    "income_gini": "inequality of income (Gini)",
+    "first_seat_win": "first player's win rate",
+    "n_actions": "decisions per game",
+    "sevens": "sevens rolled",
+    "robber_moves": "robber moves",
+    "maritime_trades": "trades with the bank",
+    "domestic_trades": "trades between players",
+    "trades": "trades",
+    "first_city_turn": "turn of the first city",
+    "winner_first_city_turn": "turn of the winner's first city",
+    "n_winners": "winners per game",
+    "deck_ran_out": "share of games whose deck ran out",
+    "missed_draws": "missed draws",
+}
+"""A short name for each per-game metric (by its column name), as a sentence of a report's
+summary says it: "game length", "first player's win rate"."""
+
+
+def label(column: str) -> str:
+    """A per-game column's short name (:data:`LABELS`), else the column name itself."""
+    return LABELS.get(column, column)
+
+
+def definition(game: str, name: str) -> Metric | None:
+    """The definition of a column of a report's tables for one game: a per-game metric
+    (``turns``, ``sevens``), a per-condition one (``turns_mean``, ``win_rate_0``,
+    ``completion_rate``, ``score_spread_mean``), or a registry name (``catan.sevens``); None
+    when the registry does not hold it."""
+    if name in METRICS:
+        return METRICS[name]
+    own = CATAN_METRICS if game == "catan" else GALLERY_METRICS
+    if name in own or name in GAME_METRICS:
+        return own.get(name) or GAME_METRICS[name]
+    if name in CONDITION_METRICS:
+        return CONDITION_METRICS[name]
+    seat = re.fullmatch(r"(wins|win_rate)_\d+(_low|_high)?", name)
+    if seat:
+        return CONDITION_METRICS[f"{seat.group(1)}_<s>{seat.group(2) or ''}"]
+    if name.endswith("_mean") and definition(game, name.removesuffix("_mean")) is not None:
+        return CONDITION_METRICS["<metric>_mean"]
+    return None
+
+
 def short_unit(unit: str) -> str:
     """A unit without its remark, as a label or a table header shows it: "share [0, 1]" is
     "share", "pips (a board feature)" is "pips"."""
@@ -257,8 +317,11 @@ __all__ = [
     "CONDITION_METRICS",
     "GALLERY_METRICS",
     "GAME_METRICS",
+    "LABELS",
     "METRICS",
     "Metric",
+    "definition",
     "game_unit",
+    "label",
     "metrics_table",
 ]

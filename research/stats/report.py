@@ -3,24 +3,33 @@
 :func:`format_table` turns a numeric result table (a :func:`~ludolab.research.stats.pairwise` frame,
 an :class:`~ludolab.research.stats.OmnibusResult`, a
 :class:`~ludolab.research.stats.RegressionResult`, or any DataFrame) into strings: p-values as
-``0.003`` / ``<0.001``, ``ci_low``/``ci_high`` merged into one ``95% CI`` column ``[a, b]``, effect
+``0.003`` / ``< 0.001``, ``ci_low``/``ci_high`` merged into one ``95% CI`` column ``[a, b]``, effect
 sizes with fixed decimals, other numbers to three significant figures, counts as integers, booleans
-as yes/no. :func:`to_markdown` and :func:`to_latex` render that; :func:`to_csv` writes the
-*unformatted* numbers (full precision).
+as yes/no, all by :mod:`ludolab.research.numbers` (no scientific notation). :func:`to_markdown`
+and :func:`to_latex` render that; :func:`to_csv` writes the *unformatted* numbers (full
+precision).
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-import numpy as np
 import pandas as pd
 
 from ludolab.research.markdown import pipe_table
+from ludolab.research.numbers import (
+    MAX_DECIMALS,
+    P_THRESHOLD,
+    decimals_for,
+    fixed,
+    interval,
+    is_missing,
+    number,
+    p_value,
+)
 
 
 class _HasFrame(Protocol):
@@ -35,32 +44,28 @@ FIXED_COLUMNS = frozenset({"effect", "std_coef", "ci_low", "ci_high", "r2", "adj
 """Column names formatted with a fixed number of decimals (effect sizes, correlations)."""
 
 
+NUMERIC_TEXT = re.compile(r"^(< ?|[-−+±])?\d|^—$|^\[")
+"""A cell that already holds a number as text (``-3.2 [-7.7, 1.2]``, ``< 0.001``, ``20 / 20``,
+``29%``, ``—``): right-aligned like one."""
+
+
 def _is_missing(x: Any) -> bool:
-    if x is None or x is pd.NA:
-        return True
-    try:
-        return bool(isinstance(x, float | np.floating) and math.isnan(x))
-    except TypeError:
-        return False
+    return is_missing(x)
 
 
-def format_p(p: float | None, threshold: float = 0.001, na_rep: str = "—") -> str:
-    """A p-value for a table: ``"0.003"``, ``"0.250"``, ``"<0.001"`` (below ``threshold``)."""
-    if _is_missing(p):
-        return na_rep
-    p = float(p)  # type: ignore[arg-type]
-    if p < threshold:
-        return f"<{threshold:g}"
-    decimals = max(3, -math.floor(math.log10(threshold)))
-    return f"{p:.{decimals}f}"
+def format_p(p: float | None, threshold: float = P_THRESHOLD, na_rep: str = "—") -> str:
+    """A p-value for a table: ``"0.003"``, ``"0.250"``, ``"< 0.001"``
+    (:func:`ludolab.research.numbers.p_value`; ``threshold`` other than 0.001 writes
+    ``< threshold``)."""
+    if threshold != P_THRESHOLD and not _is_missing(p) and float(p) < threshold:  # type: ignore[arg-type]
+        return f"< {threshold:g}"
+    return p_value(p, na=na_rep)
 
 
 def format_fixed(x: float | None, decimals: int = 2, na_rep: str = "—") -> str:
-    """Fixed decimals, with no negative zero (``-0.00`` becomes ``0.00``)."""
-    if _is_missing(x):
-        return na_rep
-    s = f"{float(x):.{decimals}f}"  # type: ignore[arg-type]
-    return s[1:] if re.fullmatch(r"-0\.?0*", s) else s
+    """Fixed decimals, with no negative zero (``-0.00`` becomes ``0.00``) and no thousands
+    separator (LaTeX tables read it as a number): :func:`ludolab.research.numbers.fixed`."""
+    return fixed(x, decimals, na=na_rep, thousands=False)
 
 
 def format_ci(
@@ -76,30 +81,14 @@ def format_ci(
         return na_rep
     if decimals is None:
         big = max(abs(float(low)), abs(float(high)))  # type: ignore[arg-type]
-        decimals = max(0, sig - 1 - math.floor(math.log10(big))) if big > 0 else 0
-    return f"[{format_fixed(low, decimals)}, {format_fixed(high, decimals)}]"
+        decimals = decimals_for(big, sig, MAX_DECIMALS) if big > 0 else 0
+    return interval(low, high, decimals, na=na_rep)
 
 
 def format_number(x: Any, sig: int = 3, na_rep: str = "—") -> str:
-    """A general number: integers as is, floats to ``sig`` significant figures without
-    scientific notation between 0.001 and 1e6 (large values keep all integer digits)."""
-    if _is_missing(x):
-        return na_rep
-    if isinstance(x, bool | np.bool_):
-        return "yes" if x else "no"
-    if isinstance(x, int | np.integer):
-        return str(int(x))
-    if not isinstance(x, float | np.floating):
-        return str(x)
-    x = float(x)
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    if x == 0:
-        return "0"
-    mag = math.floor(math.log10(abs(x)))
-    if mag < -3 or mag >= 6:
-        return f"{x:.{sig - 1}e}"
-    return format_fixed(x, max(0, sig - 1 - mag))
+    """A general number (:func:`ludolab.research.numbers.number`): whole numbers as counts
+    (``2,400``), other floats to ``sig`` significant figures, never in scientific notation."""
+    return number(x, sig, na=na_rep)
 
 
 def _as_frame(table: TableLike) -> pd.DataFrame:
@@ -127,8 +116,9 @@ def format_table(
     """Format every cell of ``table`` as a string (see the module docstring).
 
     ``columns`` selects and orders columns (before merging the CI); ``labels`` renames columns of
-    the output (e.g. ``{"p_adj": "p (Holm)"}``). The CI column is labelled
-    ``"{level}% CI"`` using ``table.attrs["level"]`` when present. The attribute
+    the output (e.g. ``{"p_adj": "p (Holm)"}``). Columns already formatted as text are
+    right-aligned when every cell reads as a number (:data:`NUMERIC_TEXT`). The CI column is
+    labelled ``"{level}% CI"`` using ``table.attrs["level"]`` when present. The attribute
     ``align`` of the result's ``attrs`` maps each output column to ``"l"`` or ``"r"``.
     """
     df = _as_frame(table)
@@ -171,7 +161,8 @@ def format_table(
             align[name] = "r"
         else:
             cells = [na_rep if _is_missing(v) else str(v) for v in col]
-            align[name] = "l"
+            numeric = all(NUMERIC_TEXT.match(c) or c == na_rep for c in cells) and len(cells)
+            align[name] = "r" if numeric else "l"
         out[str(name)] = pd.Series(cells, index=df.index, dtype=object)
     result = pd.DataFrame(out, index=df.index)
     if labels:
