@@ -239,7 +239,7 @@ def comparisons_markdown(result: Analysis) -> str:
         )
         + " (positive: larger under 'condition'); difference of means with a "
         + (
-            f"{cmp['n_boot']}-resample bootstrap 95% interval (for each test alone)"
+            f"{count(cmp['n_boot'])}-resample bootstrap 95% interval (for each test alone)"
             if cmp["n_boot"]
             else "no interval (n_boot = 0)"
         )
