@@ -306,7 +306,7 @@ def compare(
     baseline: str | None = None,
     by: str = "condition",
     unit: str = "setup",
-    paired: bool = True,
+    paired: bool = False,
     correction: str = "holm",
     alpha: float = 0.05,
     n_boot: int = 2000,
@@ -318,15 +318,17 @@ def compare(
     Each metric is averaged over the games on one ``unit`` (the setup: games on one board are
     repeated measurements of it), then every pair of conditions (or every condition against
     ``baseline``) is compared on those means: the difference of means in the metric's unit with
-    its bootstrap 95% interval (per test, not corrected), a rank test (Wilcoxon signed-rank on
-    setups paired by index when ``paired``, e.g. :func:`simulate` with one seed and setups of
-    equal number; else Mann-Whitney U), p-values corrected together over every row
+    its bootstrap 95% interval (per test, not corrected), a rank test (Mann-Whitney U; with
+    ``paired``, Wilcoxon signed-rank on the setups paired by index, for conditions simulated
+    with one seed on as many setups, so that setup k of each saw the same dice: checked on the
+    ``seed`` column where there is one), p-values corrected together over every row
     (``correction``: ``holm``, ``bonferroni``, ``bh`` or ``none``), the minimum detectable
     difference (MDE) at 80% power and level ``alpha / m``, and the verdict a report would print.
 
     Args:
         games: one row per game, with the ``by`` and ``unit`` columns and the metrics (e.g.
-            ``pd.concat([a.metrics, b.metrics])`` of two :func:`simulate` results).
+            ``pd.concat([a.metrics, b.metrics])`` of two :func:`simulate` results), all played
+            by one lineup (a run compares each lineup apart: filter a ``lineup`` column first).
         metrics: the metric columns to compare.
         baseline: compare every condition with this one only (rows oriented *condition vs
             baseline*: positive differences are larger under the condition).
@@ -351,6 +353,19 @@ def compare(
         raise ValueError(f"games has no column(s) {missing}; its columns: {list(games.columns)}")
     if baseline is not None and baseline not in set(games[by]):
         raise ValueError(f"baseline {baseline!r} is not a value of column {by!r}")
+    if "lineup" in games.columns and games["lineup"].nunique() > 1:
+        raise ValueError(
+            "games holds several lineups; compare one at a time (games[games.lineup == NAME]): "
+            "games played by other agents are not pooled"
+        )
+    if paired and "seed" in games.columns:
+        seeds = games.groupby([unit, by], observed=True)["seed"].apply(frozenset).unstack()
+        if not seeds.apply(lambda row: row.dropna().nunique() <= 1, axis=1).all():
+            raise ValueError(
+                f"paired=True, but setup k of each condition was not played with the same game "
+                f"seeds (the {unit} column's index does not pair the dice); simulate the "
+                f"conditions with one seed, or compare them with paired=False"
+            )
     means = games.groupby([by, unit], observed=True, sort=True)[names].mean().reset_index()
     means = means.rename(columns={by: "condition"})
     tables = []

@@ -157,17 +157,22 @@ def plural(n: Any, word: str, words: str | None = None) -> str:
 
 
 def p_value(p: Any, *, alpha: float = 0.05, na: str = MISSING) -> str:
-    """A p-value: ``0.003``, ``0.250``, ``1.000``, ``< 0.001``. One below ``alpha`` that three
-    decimals would round up to it keeps a fourth (``0.0499``, cut, not rounded), so a number
-    never reads as the other side of the level."""
+    """A p-value: ``0.003``, ``0.250``, ``1.000``, ``< 0.001``. One that three decimals would
+    round up onto ``alpha`` or onto a multiple of 0.005 up to 0.1 (every conventional level:
+    0.005, 0.01, 0.025, 0.05, 0.1) keeps a fourth decimal, cut, not rounded (``0.0499``,
+    ``0.0096``), so that a number never reads as the other side of a level, whichever level
+    the reader's config uses."""
     value = _float(p)
     if value is None:
         return na
     if value < P_THRESHOLD:
         return f"< {P_THRESHOLD:g}"
     text = f"{value:.3f}"
-    if value < alpha <= float(text):
-        return f"{math.floor(value * 1e4) / 1e4:.4f}"
+    shown = float(text)
+    on_a_level = shown == alpha or (shown <= 0.1 and round(shown * 1000) % 5 == 0)
+    if value < shown and on_a_level:
+        # (rounded first: 0.0096 * 1e4 is 95.99999..., whose floor would be 95)
+        return f"{math.floor(round(value * 1e4, 6)) / 1e4:.4f}"
     return text
 
 

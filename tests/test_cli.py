@@ -121,7 +121,7 @@ def test_constraints_show_takes_deal_sets_and_suggests_names(capsys):
                 "--param",
                 "seed-2019-marker-threshold.threshold=21",
             ],
-            "unsatisfiable",
+            "proved that none exists",
         ),
         (
             None,

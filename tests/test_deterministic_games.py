@@ -84,10 +84,17 @@ def test_the_summary_gives_the_interval_of_the_distinct_games() -> None:
 
 def test_copies_of_a_deal_count_once_in_the_interval() -> None:
     """k games copied m times over c deals: Kish's effective size is c - 1 (the C / (C - 1)
-    factor of the cluster-robust variance), so the interval is Wilson's on c - 1 games."""
+    factor of the cluster-robust variance), scaled by (z / t_{c-1})^2 for the variance's
+    c - 1 degrees of freedom, so the interval is Wilson's on that many games, whatever m."""
+    from scipy.stats import norm, t
+
     wins_by_deal = np.array([1, 0, 1, 1, 0, 1, 1, 1, 0, 1], dtype=float)  # 7 of 10 deals
-    won, deal = np.repeat(wins_by_deal, 8), np.repeat(np.arange(10), 8)
-    assert win_interval(won, deal) == pytest.approx(wilson_interval(0.7 * 9, 9))
+    n_eff = 9 * (norm.ppf(0.975) / t.ppf(0.975, 9)) ** 2
+    for copies in (8, 50):
+        won, deal = np.repeat(wins_by_deal, copies), np.repeat(np.arange(10), copies)
+        assert win_interval(won, deal) == pytest.approx(wilson_interval(0.7 * n_eff, n_eff))
+    # one game per deal: ten independent games
+    assert win_interval(wins_by_deal, np.arange(10)) == pytest.approx(wilson_interval(7, 10))
     # one deal only, all its games one game: one observation
     assert win_interval(np.ones(5), np.zeros(5)) == pytest.approx(wilson_interval(1, 1))
 

@@ -203,7 +203,7 @@ ERRORS = [
         CATAN,
         set_in(["conditions", 1, "params"], {"no-such.max": 3}),
         "conditions[1].params",
-        "no such constraint",
+        "has no constraint",
     ),
     (
         GALLERY,

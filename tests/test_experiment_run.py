@@ -28,7 +28,7 @@ from latex_tables import (
 from ludolab.envs.catan.board import iter_boards
 from ludolab.research.cli import main
 from ludolab.research.experiment import config_hash, load_experiment, plan_games
-from ludolab.research.experiment.analysis import _orient, analyse, load_run
+from ludolab.research.experiment.analysis import analyse, load_run, orient
 from ludolab.research.experiment.result_tables import summary_lines
 from ludolab.research.experiment.runner import run_experiment
 from ludolab.research.experiment.store import RunError
@@ -322,7 +322,7 @@ def test_orient_swaps_every_paired_column():
             "statistic": [0.5, 7.0],
         }
     )
-    out = _orient(table, "base")
+    out = orient(table, "base")
     assert out["condition1"].tolist() == ["a", "a"] and out["condition2"].tolist() == ["base"] * 2
     assert out["median1"].tolist() == [20.0, 30.0] and out["median2"].tolist() == [10.0, 40.0]
     assert out["n1"].tolist() == [2, 3] and out["mean2"].tolist() == [1.0, 4.0]
@@ -570,9 +570,11 @@ def test_gallery_run_end_to_end(tmp_path):
     assert len(load_run(result.path).per_game) == 2 * 3 * 4
     assert (result.path / "deals.jsonl").is_file()
     figures = {p.stem for p in (result.path / "figures").glob("*.png")}
-    assert "score-spread-vs-tightness-greedy" in figures and "example-boards" not in figures
+    # Two conditions sit at two values of tightness: no trend figure, and the report says why.
+    assert "score-spread-vs-tightness-greedy" not in figures and "example-boards" not in figures
     md = (result.path / "report.md").read_text()
     assert "balanced-symbols" in md and "board features exist for Catan boards only" in md
+    assert "Not drawn: score spread against the deal sets' tightness" in md
 
 
 def test_run_hands_a_puzzle_study_to_its_runner(tmp_path, capsys):

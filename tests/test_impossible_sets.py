@@ -272,7 +272,7 @@ def test_the_chains_starting_boards_have_a_budget(monkeypatch):
     """The uniform sampler's last resort, the solver's search for starting boards, stops at the
     budget too (it used to search for ever)."""
     _no_board_anywhere(monkeypatch)
-    monkeypatch.setattr(samplers, "random_boards", lambda space, k, rng: [])
+    monkeypatch.setattr(samplers, "random_boards", lambda space, k, rng, tries: [])
     cset = a_set([{"name": "red-numbers-apart"}, {"name": "no-equal-numbers-adjacent"}])
     pilot = samplers._Rejection(cset, np.random.default_rng(0))
     space = samplers.Space.of(cset)
@@ -314,3 +314,33 @@ def test_the_default_budget_ends_a_set_nothing_proves(command, tmp_path, capsys)
     err = capsys.readouterr().err
     assert "no board found in" in err and "may be impossible" in err
     assert not (tmp_path / "b.jsonl").exists()
+
+
+def test_gecode_is_asked_before_a_long_search():
+    """Four red tokens apart on the inner ring's six hexes (the desert in the centre) is a
+    contradiction no arithmetic check sees and Gecode proves at once: count and the uniform
+    sampler ask it as soon as their quick methods find no board, not after their budget."""
+    from ludolab.research.catan.counting import count_boards
+
+    cset = a_set(
+        [{"name": "desert-placement"}, {"name": "number-placement"}, {"name": "red-numbers-apart"}]
+    )
+    assert impossibility(cset) is None
+    with pytest.raises(ImpossibleSet, match="proved that none exists"):
+        count_boards(cset, np.random.default_rng(0))
+    with pytest.raises(ImpossibleSet, match="proved that none exists"):
+        generate_boards(cset, 3, "uniform", 0)
+
+
+def test_the_starting_searches_in_two_goes_draw_what_one_go_draws():
+    """The chains' starting boards do not move: random_boards in two goes (a quick one, then
+    the rest) consumes the random stream exactly as the one go it replaced."""
+    from ludolab.research.catan.space import Space, random_boards
+
+    space = Space.of(load_constraint_set("balanced"))
+    whole = random_boards(space, 6, np.random.default_rng(11), tries=40)
+    rng = np.random.default_rng(11)
+    first = random_boards(space, 6, rng, tries=3)
+    rest = random_boards(space, 6 - len(first), rng, tries=37)
+    assert 0 < len(first) < 6
+    assert np.array_equal(whole, np.concatenate([first, rest]))

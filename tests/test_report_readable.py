@@ -489,7 +489,8 @@ def test_p_values_read_one_way() -> None:
     ]  # fmt: skip
     assert p_value(float("nan")) == p_value(None) == "—"
     assert p_value(0.04996) == "0.0499"  # below alpha: never rounded up to it
-    assert p_value(0.0504) == "0.050" and p_value(0.0499, alpha=0.01) == "0.050"
+    assert p_value(0.0504) == "0.050" and p_value(0.0499, alpha=0.01) == "0.0499"
+    assert p_value(0.0096, alpha=0.01) == "0.0096" and p_value(0.2749) == "0.275"
     assert p_is(0.003) == "= 0.003" and p_is(1e-9) == "< 0.001"
 
 
@@ -551,6 +552,17 @@ def test_a_p_value_keeps_its_side_of_alpha(p: float, alpha: float) -> None:
     else:
         assert abs(float(text) - p) <= 5e-4 + 1e-12
         assert (float(text) < alpha) == (p < alpha) or float(text) == alpha and p >= alpha
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(st.floats(0.001, 0.2), st.sampled_from([0.0096, 0.00999, 0.0249, 0.09996])))
+def test_a_p_value_keeps_its_side_of_every_conventional_level(p: float) -> None:
+    """Whatever alpha the config chose, the printed p never crosses 0.005, 0.01, 0.025, 0.05
+    or 0.1, though the formatter is told only the default alpha (0.0096 once read 0.010)."""
+    text = p_value(p)
+    if not text.startswith("<"):
+        for level in (0.005, 0.01, 0.02, 0.025, 0.05, 0.1):
+            assert (float(text) < level) == (p < level), (p, text, level)
 
 
 @settings(max_examples=200, deadline=None)

@@ -17,7 +17,13 @@ from ludolab.research.catan import kernel
 from ludolab.research.catan.chain import ChainSettings, run_chains
 from ludolab.research.catan.constraint_set import load_constraint_set, parse_constraint_set
 from ludolab.research.catan.generate import generate_boards
-from ludolab.research.catan.samplers import SamplingError, Shuffle, UniformSettings, sample_uniform
+from ludolab.research.catan.samplers import (
+    ImpossibleSet,
+    SamplingError,
+    Shuffle,
+    UniformSettings,
+    sample_uniform,
+)
 from ludolab.research.catan.space import Space, enumerate_space, random_boards
 from ludolab.research.catan.uniformity import check_uniformity
 
@@ -292,7 +298,7 @@ def test_a_set_the_uniform_sampler_cannot_check_is_refused_with_the_fallback():
 
 def test_an_unsatisfiable_set_is_named():
     cset = load_constraint_set("seed-2019-markers", {"seed-2019-marker-threshold.threshold": 21})
-    with pytest.raises(SamplingError, match="unsatisfiable"):
+    with pytest.raises(ImpossibleSet, match="has no board: a complete depth-first listing"):
         sample_uniform(cset, 5, np.random.default_rng(0))
 
 

@@ -141,3 +141,17 @@ def test_plan_says_nothing_before_a_config_that_does_not_load(tmp_path, capsys):
     assert main(["plan", str(config)]) == 2
     err = capsys.readouterr().err
     assert "running" not in err and "boardz" in err
+
+
+def test_compare_pairs_only_what_shared_the_dice_and_one_lineup_at_a_time():
+    games = _planted(3.0)
+    games["seed"] = games["game"] + 100 * games["setup"]  # setup k: the same dice in both
+    assert len(ludolab.compare(games, "turns", baseline="base", paired=True)) == 1
+    other = games.copy()
+    other.loc[other["condition"] == "new", "seed"] += 1
+    with pytest.raises(ValueError, match="not played with the same game seeds"):
+        ludolab.compare(other, "turns", baseline="base", paired=True)
+    assert len(ludolab.compare(other, "turns", baseline="base")) == 1  # unpaired by default
+    two = pd.concat([games.assign(lineup="greedy"), games.assign(lineup="random")])
+    with pytest.raises(ValueError, match="several lineups"):
+        ludolab.compare(two, "turns", baseline="base")

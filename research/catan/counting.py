@@ -35,7 +35,12 @@ from ludolab.research.catan.catalog import COUNT_METHODS as COUNT_METHODS  # re-
 from ludolab.research.catan.catalog import CountSettings
 from ludolab.research.catan.constraint_set import ConstraintSet
 from ludolab.research.catan.feasibility import check_possible
-from ludolab.research.catan.samplers import SamplingError, _Rejection, no_board_found
+from ludolab.research.catan.samplers import (
+    SamplingError,
+    _Rejection,
+    no_board_found,
+    try_to_prove_impossible,
+)
 from ludolab.research.catan.space import Space, enumerate_space, multinomial, terrain_layouts
 
 
@@ -249,6 +254,8 @@ def count_boards(
             listing.count,
             f"{listing.nodes:,} search nodes",
         )
+    if not pilot.accepted:  # nothing found so far: a quick proof may spare a long estimate
+        try_to_prove_impossible(cset)
     return _descents(cset, space, terrains, rng, settings, result)
 
 
@@ -281,7 +288,10 @@ def _descents(cset, space: Space, terrains: np.ndarray | None, rng, settings, re
         elapsed = time.perf_counter() - start
         if not hits and batches and elapsed >= settings.first_board_seconds:
             done = sum(len(b) for b in batches)
-            raise no_board_found(cset, elapsed, f"{done:,} random descents of its search tree")
+            # (Gecode had its chance to prove the set impossible before the descents.)
+            raise no_board_found(
+                cset, elapsed, f"{done:,} random descents of its search tree", prove=False
+            )
         if sum(len(b) for b in batches) >= settings.max_descents:
             done = sum(len(b) for b in batches)
             raise SamplingError(

@@ -22,7 +22,6 @@ tile-only set still yields complete boards.
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,6 +43,8 @@ from ludolab.research.catan.space import Space, enumerate_space, random_boards, 
 from ludolab.research.solve import Status, UnknownResult, Unsatisfiable, compile_model, solve
 
 HANG_SECONDS = 60.0  # a solver run this long is taken to be stuck (see sample_solver)
+START_TRIES = 200  # random depth-first searches for the chains' starting boards, in all
+QUICK_TRIES = 10  # of them, tried before Gecode is asked whether the set has a board at all
 PROOF_SECONDS = 10.0  # Gecode's complete search, tried once to prove such a set impossible
 UNIFORM_METHODS = ("rejection", "enumeration", "mcmc")
 
@@ -322,12 +323,9 @@ def sample_uniform(
                 what = f"boards of the set (over {', '.join(space.parts)}), listed depth-first"
                 return _from_list(space, listing.boards, what, n, rng, start)
     say("Markov chains: finding starting boards")
-    # The default budget counts from the sampler's start, so that the whole call, not each of
-    # its stages, ends near it on a set with no board (a proof attempt is left its own time).
-    seconds = settings.start_seconds
-    if seconds is None:
-        seconds = max(FIRST_BOARD_SECONDS - (time.perf_counter() - start), PROOF_SECONDS)
-    starts = _starts(cset, space, pilot, settings.chain.starts, rng, seconds, since=start)
+    starts = _starts(
+        cset, space, pilot, settings.chain.starts, rng, settings.start_seconds, since=start
+    )
     try:
         rows, diag = run_chains(
             cset,
@@ -398,29 +396,45 @@ def _starts(
     since: float | None = None,
 ) -> np.ndarray:
     """Up to ``k`` distinct starting boards for the chains: exact draws from the rejection pilot
-    first, then random depth-first searches, then the solver for at most ``seconds`` (default
-    :data:`FIRST_BOARD_SECONDS`). ``since``: when the sampler started (``time.perf_counter``),
-    for the time an error reports."""
+    first, then random depth-first searches, then the solver. ``seconds`` bounds the solver (the
+    user's time limit); without it, a solver that has no board yet to go on stops after what is
+    left of :data:`FIRST_BOARD_SECONDS` (counted from ``since``, when the sampler started, as
+    ``time.perf_counter``), and once some board was found it searches as long as it takes, as
+    it always did (so that the boards of a satisfiable set do not depend on the machine)."""
     start = time.perf_counter() if since is None else since
     rows = [r for r in pilot.rows()[:k]]
+    # Random depth-first searches, in two goes that consume ``rng`` exactly as one would: when
+    # the first few find nothing either, Gecode gets a chance to prove the set impossible
+    # before the long rest (a proof is quick; on a satisfiable tight set the search is not).
+    for tries in (QUICK_TRIES, START_TRIES - QUICK_TRIES):
+        if len(rows) < k:
+            rows += list(random_boards(space, k - len(rows), rng, tries=tries))
+        if not rows and tries == QUICK_TRIES:
+            try_to_prove_impossible(cset)
     if len(rows) < k:
-        rows += list(random_boards(space, k - len(rows), rng))
-    if len(rows) < k:
-        with contextlib.suppress(SamplingError):
+        left = max(FIRST_BOARD_SECONDS - (time.perf_counter() - start), PROOF_SECONDS)
+        try:
             boards, _ = sample_solver(
                 cset,
                 k - len(rows),
                 rng,
                 per_run=k - len(rows),
-                time_limit=FIRST_BOARD_SECONDS if seconds is None else seconds,
+                time_limit=seconds,
+                first_board_seconds=None if rows else left,
+                prove=False,  # tried above, before the searches
             )
             rows += [np.array([*b.terrain, *b.numbers, *b.harbors], dtype=np.int8) for b in boards]
+        except ImpossibleSet:
+            raise
+        except SamplingError:
+            pass  # the chains start from the boards found so far, if any
     if not rows:
         raise no_board_found(
             cset,
             time.perf_counter() - start,
             "fair shuffles, random depth-first searches and the solver, looking for the Markov "
             "chains' starting boards",
+            prove=False,
         )
     return np.unique(np.array(rows, dtype=np.int8), axis=0)
 
@@ -581,6 +595,25 @@ def _fill(cset: ConstraintSet, solutions: list[dict], rng: np.random.Generator) 
     return to_boards(t, num, har, cset.layout)
 
 
+def try_to_prove_impossible(cset: ConstraintSet, seconds: float = PROOF_SECONDS) -> None:
+    """Give Gecode's complete search ``seconds`` to settle whether ``cset`` has a board, and
+    raise :class:`ImpossibleSet` when it proves there is none; return quietly otherwise. Worth
+    its flattening (0.1-0.4 s) once the cheap methods have found no board, before a long one."""
+    start = time.perf_counter()
+    try:
+        solve(
+            board_model(cset, search=SEARCH_DEFAULT),
+            n_solutions=1,
+            time_limit=seconds,
+            label=cset.label,
+            model_name=f"{cset.name}.mzn",
+        )
+    except Unsatisfiable:
+        raise _proved_impossible(cset, time.perf_counter() - start) from None
+    except UnknownResult:
+        pass
+
+
 def _proved_impossible(cset: ConstraintSet, seconds: float) -> ImpossibleSet:
     return ImpossibleSet(
         f"{cset.label} has no board: MiniZinc and Gecode proved that none exists "
@@ -616,6 +649,8 @@ def sample_solver(
     run_seconds: float | None = None,
     luby_scale: int = 100,
     max_runs: int = 10_000,
+    first_board_seconds: float | None = FIRST_BOARD_SECONDS,
+    prove: bool = True,
 ) -> tuple[list[Board], SampleReport]:
     """``n`` boards from randomised Gecode search: flatten once, then fzn-gecode with seeds.
 
@@ -625,7 +660,10 @@ def sample_solver(
     starts afresh with a new seed from ``rng``. ``run_seconds`` additionally stops a run after
     that much wall-clock time, at the price of reproducibility (what a run finds in time
     depends on the machine), so it is off by default. ``time_limit`` bounds the whole call:
-    past it the sampler gives up with an error rather than returning other boards.
+    past it the sampler gives up with an error rather than returning other boards. Without
+    it, only the search for the first board is bounded, by ``first_board_seconds`` (None: not
+    at all), after which the error says the set may be impossible (``prove``: after Gecode's
+    complete search had :data:`PROOF_SECONDS` to prove it).
     """
     report = SampleReport(
         "solver",
@@ -651,12 +689,12 @@ def sample_solver(
         raise _proved_impossible(cset, time.perf_counter() - start) from None
     # Without a time limit, only the search for the first board is bounded: a set with no
     # board would otherwise keep the solver searching for ever.
-    budget = FIRST_BOARD_SECONDS if time_limit is None else time_limit
+    budget = first_board_seconds if time_limit is None else time_limit
     solutions: list[dict] = []
     while len(solutions) < n:
         elapsed = time.perf_counter() - start
-        if not solutions and elapsed >= budget:
-            raise no_board_found(cset, elapsed, "the solver's randomised search")
+        if not solutions and budget is not None and elapsed >= budget:
+            raise no_board_found(cset, elapsed, "the solver's randomised search", prove=prove)
         if report.solver_runs >= max_runs or (time_limit is not None and elapsed >= time_limit):
             raise SamplingError(
                 f"{cset.label}: the solver sampler found {len(solutions)} of {n} "
@@ -668,7 +706,8 @@ def sample_solver(
         # Gecode 6.2.0 can hang inside global_cardinality, ignoring -t; a generous wall-clock
         # bound kills such a run, and a cut-short run is dropped whole so that the boards stay a
         # function of the seed. No run outlasts the budget that is left.
-        left = budget - elapsed if not solutions or time_limit is not None else HANG_SECONDS
+        bounded = budget is not None and (not solutions or time_limit is not None)
+        left = budget - elapsed if bounded else HANG_SECONDS
         try:
             drawn = compiled.sample(
                 seed,

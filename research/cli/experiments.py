@@ -270,6 +270,8 @@ def _plot(args: argparse.Namespace) -> int:
         figures = plot_run(data, condition_table(data), style)
     for fig in figures:
         print(f"{fig.stem}.pdf / .png: {fig.caption}")
+    for note in figures.left_out:
+        print(note)
     return 0
 
 

@@ -76,8 +76,12 @@ class Quantity:
         return f"{text} {self.word}".strip()
 
     def signed(self, x: float) -> str:
-        """A signed change with its unit: ``-1.6 player turns``, ``+2 percentage points``."""
-        return ("+" if x > 0 else "-" if x < 0 else "") + self.size(x)
+        """A signed change with its unit: ``-1.6 player turns``, ``+2 percentage points``; no
+        sign on a change that rounds to zero."""
+        size = self.size(x)
+        if size.split(" ")[0].strip("0.,") == "":
+            return size
+        return ("+" if x > 0 else "-" if x < 0 else "") + size
 
     def direction(self, x: float) -> str:
         if self.share:
@@ -170,11 +174,19 @@ def _comparison_clauses(analysis: Analysis, metric: str, rows: pd.DataFrame) -> 
         fair = ""
         if metric == "first_seat_win":
             fair = f"; a fair share is {percent(1 / analysis.data.config['players'])}"
+        # The finding's direction is the rank test's (the verdict); the mean can, rarely, move
+        # the other way (a few boards far off the rest), and then the sentence says so.
+        against = (r["diff"] > 0) != (r["effect"] > 0) and r["diff"] != 0
+        turn = (
+            f"; the test finds the typical {kind.rstrip('s')} {r['verdict']}, against the mean"
+            if against
+            else ""
+        )
         clauses.append(
             f"{who}{q.value(r['mean1'])} instead of {q.bare(r['mean2'])} "
             f"({q.magnitude(r['diff'])} {q.direction(r['diff'])}"
             f"{q.ci(r['diff_low'], r['diff_high'], r['diff'])}; corrected p {p_is(r['p_adj'])}"
-            f"{fair})"
+            f"{fair}{turn})"
         )
     same = rows[rows["verdict"].str.startswith("equivalent")]
     said: dict[str, list[str]] = {}  # lineups that read alike share one clause
@@ -376,7 +388,7 @@ def how_to_read(analysis: Analysis) -> str:
         f"*How to read these numbers.* Differences are {sign}, over the {kind} (each the mean "
         f"of its games). A result is a finding only when its corrected p-value is below "
         f"{cmp['alpha']}: the p-values are corrected by {CORRECTION_NAMES[cmp['correction']]} "
-        f"over the {plural(len(confirm), 'comparison')} {which}"
+        f"over the {plural(int(confirm['p'].notna().sum()), 'comparison')} {which}"
         + (f"; {_and(others)} are corrected among themselves" if others else "")
         + ". The 95% intervals are not corrected: each holds for its comparison alone. No "
         "difference detected is not evidence of none: the MDE is the smallest change the "

@@ -6,6 +6,7 @@ seeded in :mod:`.config`; why results do not depend on the backend in :mod:`.pla
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import shutil
@@ -210,9 +211,13 @@ def _run(
         # A new run that fails before its first game (its setups cannot be drawn, say) leaves
         # nothing behind, so that the corrected config starts afresh instead of meeting a
         # half-made folder. Anything that holds games is kept, to be resumed.
-        if not resume and not _holds_games(run):
-            for folder in reversed(created):
-                shutil.rmtree(folder, ignore_errors=True)
+        if not resume and created and not _holds_games(run):
+            # Only the run's own folder goes whole; a parent it created goes only if it is still
+            # empty (another run may have started in it meanwhile).
+            shutil.rmtree(run.path, ignore_errors=True)
+            for folder in created[:-1][::-1]:
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
         raise
 
 

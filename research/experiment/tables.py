@@ -17,7 +17,6 @@ and nothing else. Cells are formatted and escaped here (names through
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ import pandas as pd
 
 from ludolab.research.files import write_text
 from ludolab.research.metrics.registry import game_unit, short_unit
+from ludolab.research.numbers import decimals_for
 from ludolab.research.stats.multiple import CORRECTION_NAMES
 from ludolab.research.stats.power import smallest_p
 from ludolab.research.stats.report import (
@@ -107,15 +107,6 @@ class JournalTable:
     name: str
     latex: str
     numbers: pd.DataFrame
-
-
-def decimals_for(scale: float) -> int:
-    """Decimals that give ``scale`` (an interval's width, in the metric's unit) two
-    significant figures, between 0 and 4; 2 when the scale is unknown (NaN or 0). One number
-    of decimals serves a whole column, so its values line up and compare."""
-    if not np.isfinite(scale) or scale <= 0:
-        return 2
-    return int(np.clip(1 - math.floor(math.log10(scale)), 0, 4))
 
 
 def latex_number(x: float, decimals: int) -> str:
