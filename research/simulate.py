@@ -507,7 +507,8 @@ def summary_unit(setups: np.ndarray, repeats: Repeats, kind: str) -> SummaryUnit
         how = "one game on each" if n_setups == n else f"games on one {kind} are not independent"
         lines.append(
             f"  intervals: the unit is the {kind} ({n_setups:,} {plural}; {how}): Wilson 95% "
-            f"on the effective number of games, from the cluster-robust variance over {plural}"
+            f"on the effective number of games, from the cluster-robust variance over {plural} "
+            f"({n_setups - 1:,} degrees of freedom)"
         )
         return SummaryUnit(labels, kind, lines)
     lines.append(
