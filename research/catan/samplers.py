@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -40,7 +41,14 @@ from ludolab.research.catan.constraints import OBJECTIVES
 from ludolab.research.catan.geometry import layout_arrays
 from ludolab.research.catan.model import SEARCH_DEFAULT, SEARCH_RANDOM, board_model, model_parts
 from ludolab.research.catan.space import Space, enumerate_space, random_boards, terrain_layouts
-from ludolab.research.solve import Status, UnknownResult, Unsatisfiable, compile_model, solve
+from ludolab.research.solve import (
+    SolveResult,
+    Status,
+    UnknownResult,
+    Unsatisfiable,
+    compile_model,
+    solve,
+)
 
 HANG_SECONDS = 60.0  # a solver run this long is taken to be stuck (see sample_solver)
 START_TRIES = 200  # random depth-first searches for the chains' starting boards, in all
@@ -621,18 +629,13 @@ def _proved_impossible(cset: ConstraintSet, seconds: float) -> ImpossibleSet:
     )
 
 
-def _first_solution(cset: ConstraintSet, model: str, seconds: float, searched: str) -> None:
-    """Raise when Gecode finds no board of ``model`` within ``seconds``: :class:`ImpossibleSet`
-    when its search proves there is none, else the error of :func:`no_board_found`."""
+def _solve_boards(cset: ConstraintSet, model: str, searched: str, **kwargs: Any) -> SolveResult:
+    """:func:`~ludolab.research.solve.solve` on a board model of ``cset``, its failures said as
+    a sampler says them: a proof that no board exists is :class:`ImpossibleSet`, a search that
+    ended with none (``searched``, e.g. "Gecode's complete search") :func:`no_board_found`."""
     start = time.perf_counter()
     try:
-        solve(
-            model,
-            n_solutions=1,
-            time_limit=seconds,
-            label=cset.label,
-            model_name=f"{cset.name}.mzn",
-        )
+        return solve(model, label=cset.label, **kwargs)
     except Unsatisfiable:
         raise _proved_impossible(cset, time.perf_counter() - start) from None
     except UnknownResult:
@@ -741,25 +744,23 @@ def enumerate_boards(
     if time_limit is None:
         # No limit: the listing may take as long as it needs once it has found a board, but a
         # set with none must not keep Gecode searching for ever. A first, bounded run says.
-        _first_solution(cset, model, FIRST_BOARD_SECONDS, "Gecode's complete search")
-    try:
-        result = solve(
+        _solve_boards(
+            cset,
             model,
-            all_solutions=limit is None,
-            n_solutions=limit,
-            time_limit=time_limit,
-            label=cset.label,
+            "Gecode's complete search",
+            n_solutions=1,
+            time_limit=FIRST_BOARD_SECONDS,
             model_name=f"{cset.name}.mzn",
         )
-    except Unsatisfiable:
-        raise _proved_impossible(cset, time.perf_counter() - start) from None
-    except UnknownResult:
-        raise no_board_found(
-            cset,
-            time.perf_counter() - start,
-            "Gecode's complete search, within --time-limit",
-            prove=False,
-        ) from None
+    result = _solve_boards(
+        cset,
+        model,
+        "Gecode's complete search, within --time-limit",
+        all_solutions=limit is None,
+        n_solutions=limit,
+        time_limit=time_limit,
+        model_name=f"{cset.name}.mzn",
+    )
     report.exhausted = result.status == Status.ALL_SOLUTIONS
     report.solver_runs = 1
     if not report.exhausted:
@@ -787,22 +788,13 @@ def optimise_board(
     report = SampleReport("optimise", uniform=False)
     start = time.perf_counter()
     opt_set = _with_numbers(cset)
-    try:
-        result = solve(
-            board_model(opt_set, objective=obj),
-            time_limit=time_limit,
-            label=cset.label,
-            model_name=f"{cset.name}-{objective}.mzn",
-        )
-    except Unsatisfiable:
-        raise _proved_impossible(cset, time.perf_counter() - start) from None
-    except UnknownResult:
-        raise no_board_found(
-            cset,
-            time.perf_counter() - start,
-            "Gecode's optimising search, within --time-limit",
-            prove=False,
-        ) from None
+    result = _solve_boards(
+        cset,
+        board_model(opt_set, objective=obj),
+        "Gecode's optimising search, within --time-limit",
+        time_limit=time_limit,
+        model_name=f"{cset.name}-{objective}.mzn",
+    )
     report.optimal = result.status == Status.OPTIMAL
     report.objective = result.objective
     report.solver_runs = 1
