@@ -84,7 +84,6 @@ CASES: list[tuple[str, str, dict]] = [
     ("desert-placement/0-1", "desert-placement", {"rings": [0, 1]}),
     ("number-placement", "number-placement", {}),
     ("number-placement/2-12-coast", "number-placement", {"numbers": [2, 12], "rings": [2]}),
-    ("number-placement/5-centre-inner", "number-placement", {"numbers": [5], "rings": [0, 1]}),
     ("red-numbers-apart", "red-numbers-apart", {}),
     ("red-numbers-apart/seed-block", "red-numbers-apart", {"neighbourhood": "seed-2019-block"}),
     ("red-numbers-apart/2-6-8-12", "red-numbers-apart", {"numbers": [2, 6, 8, 12]}),
