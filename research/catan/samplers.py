@@ -82,22 +82,14 @@ def no_board_found(
             f"{cset.label}: no board found in {seconds:.0f} s ({searched}); the set may be "
             f"impossible. {settle}"
         )
-    start = time.perf_counter()
     try:
-        solve(
-            board_model(cset, search=SEARCH_DEFAULT),
-            n_solutions=1,
-            time_limit=PROOF_SECONDS,
-            label=cset.label,
-            model_name=f"{cset.name}.mzn",
-        )
-    except Unsatisfiable:
+        found = try_to_prove_impossible(cset)
+    except ImpossibleSet as proof:
         return ImpossibleSet(
-            f"{cset.label} has no board: {searched} found none in {seconds:.0f} s, and MiniZinc "
-            f"and Gecode proved that none exists ({time.perf_counter() - start:.1f} s). "
-            f"Loosen the set."
+            f"{cset.label} has no board: {searched} found none in {seconds:.0f} s, and "
+            f"{str(proof).split(': ', 1)[1]}"
         )
-    except UnknownResult:
+    if not found:
         return SamplingError(
             f"{cset.label}: no board found in {seconds:.0f} s ({searched}); the set may be "
             f"impossible (Gecode's complete search could not prove it either way in "
@@ -603,10 +595,11 @@ def _fill(cset: ConstraintSet, solutions: list[dict], rng: np.random.Generator) 
     return to_boards(t, num, har, cset.layout)
 
 
-def try_to_prove_impossible(cset: ConstraintSet, seconds: float = PROOF_SECONDS) -> None:
-    """Give Gecode's complete search ``seconds`` to settle whether ``cset`` has a board, and
-    raise :class:`ImpossibleSet` when it proves there is none; return quietly otherwise. Worth
-    its flattening (0.1-0.4 s) once the cheap methods have found no board, before a long one."""
+def try_to_prove_impossible(cset: ConstraintSet, seconds: float = PROOF_SECONDS) -> bool:
+    """Give Gecode's complete search ``seconds`` to settle whether ``cset`` has a board: raise
+    :class:`ImpossibleSet` when it proves there is none, else return whether it found one.
+    Worth its flattening (0.1-0.4 s) once the cheap methods have found no board, before a long
+    search."""
     start = time.perf_counter()
     try:
         solve(
@@ -619,7 +612,8 @@ def try_to_prove_impossible(cset: ConstraintSet, seconds: float = PROOF_SECONDS)
     except Unsatisfiable:
         raise _proved_impossible(cset, time.perf_counter() - start) from None
     except UnknownResult:
-        pass
+        return False
+    return True
 
 
 def _proved_impossible(cset: ConstraintSet, seconds: float) -> ImpossibleSet:
