@@ -10,8 +10,8 @@ deck's order and the card stolen by the robber come from three random streams de
 game seed, so a game is a pure function of (board, the agents' choices, seed), and the dice of
 seed ``k`` are the same whatever the board and the agents (common random numbers).
 
-Rules: the base game as summarised in ``rules/catan.md`` (2-4 players). Choices where the rules
-leave room, each an option or documented here:
+Rules: the base game (2-4 players) as stated in the repository's ``docs/rules/catan.md``,
+with its sources. Choices where the rules leave room, each an option or documented here:
 
 * Longest road: the first road of 5+ takes the card; another player takes it only with a
   strictly longer road. When an opponent's settlement makes the holder's longest road shorter

@@ -40,7 +40,7 @@ class GameOptions:
         cut_holder_keeps_ties: when an opponent's settlement shortens the longest-road
             holder's road and the holder is left tied for the longest, the holder keeps the card
             (True, the Catan almanac's rule); False sets it aside until one road is alone in
-            front (an earlier reading of ``rules/catan.md``).
+            front (an earlier reading of the rules; see ``docs/rules/catan.md``).
         debug: check every invariant after every action, and that the native core (when
             built) takes the same step from the same state to the same state
             (:func:`ludolab.envs.catan.native.check_step`); slow, for tests and debugging.

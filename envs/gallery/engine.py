@@ -10,18 +10,18 @@ every card comes from the :class:`~ludolab.envs.gallery.deal.Deal` (the shuffled
 order, so a game is a pure function of (deal, the agents' choices); ``seed`` only seeds the agents
 and is recorded.
 
-Rules: Modern Art: Masters Gallery / Modern Art: The Card Game (Knizia) as summarised in
-``shared/rules/masters-gallery.md``, 2-5 players. A round: seat ``starter`` first, then
-clockwise (increasing seat), each seat displays one card from hand face up in its gallery and
-carries out the card's symbol; a seat with no cards is skipped. The round ends at once when an
-artist has ``end_count`` face-up cards this round (the extra card included). Artists are ranked
-by cards this round (the extra card and revealed face-down cards included), ties to the artist
-earlier in priority order (Lite Metal, Yoko, Christin P., Karl Gitter, Krypto); the top three
-get value tokens 3, 2, 1. An artist's value this round is the sum of all its tokens and awards
-so far if it is in this round's top three, else 0; each seat scores, per artist, its cards of
-that artist this round x the value. Displayed cards (and the extra card) are then discarded,
-hands carry over. After 4 rounds the highest total wins; equal totals share the win
-(``winners``).
+Rules: Modern Art: Masters Gallery / Modern Art: The Card Game (Knizia), 2-5 players, as stated
+in the repository's ``docs/rules/masters-gallery.md`` with its sources. A round: seat
+``starter`` first, then clockwise (increasing seat), each seat displays one card from hand face
+up in its gallery and carries out the card's symbol; a seat with no cards is skipped. The round
+ends at once when an artist has ``end_count`` face-up cards this round (the extra card
+included). Artists are ranked by cards this round (the extra card and revealed face-down cards
+included), ties to the artist earlier in priority order (Lite Metal, Yoko, Christin P., Karl
+Gitter, Krypto); the top three get value tokens 3, 2, 1. An artist's value this round is the sum
+of all its tokens and awards so far if it is in this round's top three, else 0; each seat
+scores, per artist, its cards of that artist this round x the value. Displayed cards (and the
+extra card) are then discarded, hands carry over. After 4 rounds the highest total wins; equal
+totals share the win (``winners``).
 
 Sources. No public copy of the rulebook was found; the published rules are read from the rule
 summaries at ultraboardgames.com/masters-gallery/game-rules.php, the 64 Ounce Games Modern Art
