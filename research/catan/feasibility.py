@@ -90,14 +90,19 @@ def _pips(cset: ConstraintSet) -> str | None:
     return None
 
 
-def _red_tokens(cset: ConstraintSet) -> str | None:
+def _tokens(cset: ConstraintSet, values: list[int]) -> int:
+    """How many of the layout's tokens carry one of ``values``."""
     counts = layout_arrays(cset.layout).layout.number_counts
+    return sum(counts.get(v, 0) for v in values)
+
+
+def _red_tokens(cset: ConstraintSet) -> str | None:
     producing = sum(1 for k in _hexes(cset).values() if k)
     for c in cset.constraints:
         if c.name != "red-numbers-on-different-resources":
             continue
         listed = sorted(c.values["numbers"])
-        tokens = sum(counts.get(v, 0) for v in listed)
+        tokens = _tokens(cset, listed)
         if tokens > producing:
             shown = ", ".join(str(v) for v in listed)
             return (
@@ -108,11 +113,10 @@ def _red_tokens(cset: ConstraintSet) -> str | None:
 
 
 def _tokens_on_rings(cset: ConstraintSet) -> str | None:
-    counts = layout_arrays(cset.layout).layout.number_counts
     for c in cset.constraints:
         if c.name != "number-placement":
             continue
-        tokens = sum(counts.get(v, 0) for v in c.values["numbers"])
+        tokens = _tokens(cset, c.values["numbers"])
         room = layout_arrays(cset.layout).layout.n_hexes - len(c.forbidden())
         if tokens > room:
             rings = ", ".join(str(r) for r in c.values["rings"])

@@ -83,12 +83,11 @@ def no_board_found(
             f"impossible. {settle}"
         )
     try:
-        found = try_to_prove_impossible(cset)
-    except ImpossibleSet as proof:
-        return ImpossibleSet(
-            f"{cset.label} has no board: {searched} found none in {seconds:.0f} s, and "
-            f"{str(proof).split(': ', 1)[1]}"
+        found = try_to_prove_impossible(
+            cset, before=f"{searched} found none in {seconds:.0f} s, and "
         )
+    except ImpossibleSet as proof:
+        return proof
     if not found:
         return SamplingError(
             f"{cset.label}: no board found in {seconds:.0f} s ({searched}); the set may be "
@@ -595,11 +594,13 @@ def _fill(cset: ConstraintSet, solutions: list[dict], rng: np.random.Generator) 
     return to_boards(t, num, har, cset.layout)
 
 
-def try_to_prove_impossible(cset: ConstraintSet, seconds: float = PROOF_SECONDS) -> bool:
+def try_to_prove_impossible(
+    cset: ConstraintSet, seconds: float = PROOF_SECONDS, *, before: str = ""
+) -> bool:
     """Give Gecode's complete search ``seconds`` to settle whether ``cset`` has a board: raise
-    :class:`ImpossibleSet` when it proves there is none, else return whether it found one.
-    Worth its flattening (0.1-0.4 s) once the cheap methods have found no board, before a long
-    search."""
+    :class:`ImpossibleSet` when it proves there is none (``before`` opens the proof's words),
+    else return whether it found one. Worth its flattening (0.1-0.4 s) once the cheap methods
+    have found no board, before a long search."""
     start = time.perf_counter()
     try:
         solve(
@@ -610,15 +611,15 @@ def try_to_prove_impossible(cset: ConstraintSet, seconds: float = PROOF_SECONDS)
             model_name=f"{cset.name}.mzn",
         )
     except Unsatisfiable:
-        raise _proved_impossible(cset, time.perf_counter() - start) from None
+        raise _proved_impossible(cset, time.perf_counter() - start, before) from None
     except UnknownResult:
         return False
     return True
 
 
-def _proved_impossible(cset: ConstraintSet, seconds: float) -> ImpossibleSet:
+def _proved_impossible(cset: ConstraintSet, seconds: float, before: str = "") -> ImpossibleSet:
     return ImpossibleSet(
-        f"{cset.label} has no board: MiniZinc and Gecode proved that none exists "
+        f"{cset.label} has no board: {before}MiniZinc and Gecode proved that none exists "
         f"({seconds:.1f} s). Loosen the set."
     )
 

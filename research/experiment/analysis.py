@@ -488,21 +488,19 @@ def repeated_games(data: RunData) -> pd.DataFrame:
     cheap = pg[[c for c in wanted if c in pg.columns and c not in GAME_NAME_COLUMNS]]
     repeats = find_repeats(keys, cheap, data.path / "games.parquet")
     own = repeats.first == np.arange(len(pg))
+    sizes, _ = repeats.distinct_per_group()
     rows = []
     for lineup in data.lineups:
         mine = (pg["lineup"] == lineup).to_numpy()
-        groups, which = np.unique(repeats.group[mine], return_inverse=True)
-        sizes = np.bincount(which, minlength=len(groups))
-        distinct = np.bincount(which[own[mine]], minlength=len(groups))
-        several = sizes >= 2
+        groups = np.unique(repeats.group[mine])  # the lineup is a group key: its own groups
         rows.append(
             {
                 "lineup": lineup,
                 "games": int(mine.sum()),
                 "distinct": int(own[mine].sum()),
-                "groups": len(sizes),
-                "games_per_group": float(sizes.mean()) if len(sizes) else float("nan"),
-                "every_group_repeats": bool(several.any() and (distinct[several] == 1).all()),
+                "groups": len(groups),
+                "games_per_group": float(sizes[groups].mean()) if len(groups) else float("nan"),
+                "every_group_repeats": repeats.each_repeats(groups),
             }
         )
     return pd.DataFrame(rows, columns=REPEAT_COLUMNS)

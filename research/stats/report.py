@@ -49,15 +49,11 @@ NUMERIC_TEXT = re.compile(r"^(< ?|[-−+±])?\d|^—$|^\[")
 ``29%``, ``—``): right-aligned like one."""
 
 
-def _is_missing(x: Any) -> bool:
-    return is_missing(x)
-
-
 def format_p(p: float | None, threshold: float = P_THRESHOLD, na_rep: str = "—") -> str:
     """A p-value for a table: ``"0.003"``, ``"0.250"``, ``"< 0.001"``
     (:func:`ludolab.research.numbers.p_value`; ``threshold`` other than 0.001 writes
     ``< threshold``)."""
-    if threshold != P_THRESHOLD and not _is_missing(p) and float(p) < threshold:  # type: ignore[arg-type]
+    if threshold != P_THRESHOLD and not is_missing(p) and float(p) < threshold:  # type: ignore[arg-type]
         return f"< {threshold:g}"
     return p_value(p, na=na_rep)
 
@@ -77,7 +73,7 @@ def format_ci(
 ) -> str:
     """A confidence interval as ``"[a, b]"``, both bounds with the same number of decimals:
     ``decimals``, or if ``None`` enough for ``sig`` significant figures of the larger bound."""
-    if _is_missing(low) or _is_missing(high):
+    if is_missing(low) or is_missing(high):
         return na_rep
     if decimals is None:
         big = max(abs(float(low)), abs(float(high)))  # type: ignore[arg-type]
@@ -160,7 +156,7 @@ def format_table(
             cells = [format_number(v, sig, na_rep) for v in col]
             align[name] = "r"
         else:
-            cells = [na_rep if _is_missing(v) else str(v) for v in col]
+            cells = [na_rep if is_missing(v) else str(v) for v in col]
             numeric = all(NUMERIC_TEXT.match(c) or c == na_rep for c in cells) and len(cells)
             align[name] = "r" if numeric else "l"
         out[str(name)] = pd.Series(cells, index=df.index, dtype=object)
