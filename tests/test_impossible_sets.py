@@ -245,7 +245,10 @@ def _no_board_anywhere(monkeypatch) -> tuple[FakeClock, EmptyRuns]:
     monkeypatch.setattr(samplers.time, "perf_counter", clock)
     monkeypatch.setattr(samplers, "compile_model", lambda *a, **k: runs)
 
+    runs.proofs = 0
+
     def unknown(*args, **kwargs):
+        runs.proofs += 1
         raise UnknownResult(time_limit=kwargs.get("time_limit"))
 
     monkeypatch.setattr(samplers, "solve", unknown)
@@ -266,6 +269,8 @@ def test_the_solver_sampler_stops_at_its_time_limit(monkeypatch, limit):
     assert clock.now - start == pytest.approx(budget)
     assert all(at + seconds <= start + budget + 1e-9 for at, seconds in runs.limits)
     assert "count -c SET --method depth-first" in str(err.value)
+    # a limit the user gave bounds the whole call: no proof attempt after it
+    assert runs.proofs == (0 if limit is not None else 1)
 
 
 def test_the_chains_starting_boards_have_a_budget(monkeypatch):

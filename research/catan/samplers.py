@@ -692,7 +692,10 @@ def sample_solver(
     while len(solutions) < n:
         elapsed = time.perf_counter() - start
         if not solutions and budget is not None and elapsed >= budget:
-            raise no_board_found(cset, elapsed, "the solver's randomised search", prove=prove)
+            # A limit the user gave bounds the whole call: no proof attempt past it.
+            raise no_board_found(
+                cset, elapsed, "the solver's randomised search", prove=prove and time_limit is None
+            )
         if report.solver_runs >= max_runs or (time_limit is not None and elapsed >= time_limit):
             raise SamplingError(
                 f"{cset.label}: the solver sampler found {len(solutions)} of {n} "
