@@ -13,6 +13,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ludolab import games as _games  # the registry (``games`` is a count below)
+
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
@@ -21,8 +23,9 @@ CATAN_ENV_ID = "ludolab/Catan-v0"
 """Gymnasium id of the Catan environment (one learner seat against agents)."""
 GALLERY_ENV_ID = "ludolab/MastersGallery-v0"
 """Gymnasium id of the Masters Gallery environment."""
-GAMES = ("catan", "gallery")
-"""The games: Settlers of Catan and Modern Art: Masters Gallery."""
+GAMES = tuple(_games.names())
+"""The registered games' names (:mod:`ludolab.games`): the built-in ones, Settlers of Catan
+(``catan``) and Modern Art: Masters Gallery (``gallery``), and any an installed package adds."""
 
 
 def register_envs() -> tuple[str, str]:
@@ -211,8 +214,8 @@ def simulate(
     from ludolab.research.experiment.backends import run_local
     from ludolab.research.simulate import batch_tasks, play_batch, split_agent_list
 
-    if game not in GAMES:
-        raise ValueError(f"game {game!r}: choose one of {', '.join(GAMES)}")
+    if game not in _games.names():
+        raise ValueError(_games.unknown_game_message(game))
     specs = split_agent_list(agents) if isinstance(agents, str) else list(agents)
     specs = _one_per_seat(game, specs, players, setups)
     if games < 1 or workers < 1:
@@ -228,10 +231,7 @@ def simulate(
 
 
 def _options(game: str, options: Mapping[str, Any] | Any) -> Any:
-    if game == "catan":
-        from ludolab.envs.catan.engine import GameOptions as Options
-    else:
-        from ludolab.envs.gallery.engine import GalleryOptions as Options  # type: ignore[assignment]
+    Options = _games.get(game).options_type  # noqa: N806 (a class)
     if options is None:
         return Options()
     if isinstance(options, Options):
@@ -262,15 +262,14 @@ def _one_per_seat(
         )
     if len(specs) != 1:
         return specs
-    if players is None and game == "gallery" and setups:
+    if players is None and setups:  # setups dealt for a number of seats say how many
         players = getattr(setups[0], "n_players", None)
     if players is None:
-        from ludolab.research.simulate import SEATS
-
-        low, high = SEATS[game]
+        described = _games.get(game)
         raise ValueError(
             f"one agent spec ({specs[0]!r}) for every seat: say how many seats with "
-            f"players={low}..{high}, or give one spec per seat"
+            f"players={described.min_players}..{described.max_players}, or give one spec per "
+            f"seat"
         )
     return specs * players
 
@@ -280,23 +279,23 @@ def _check_lineup(game: str, specs: list[str], setups: Sequence[Any] | None) -> 
     from ludolab.research.simulate import check_lineup
 
     check_lineup(game, specs)
-    if game == "catan":
-        from ludolab.envs.catan.board import Board as Setup
-    else:
-        from ludolab.envs.gallery.deal import Deal as Setup  # type: ignore[assignment]
+    described = _games.get(game)
+    Setup = described.setup_type  # noqa: N806 (a class)
     if setups is not None:
         if not len(setups):
             raise ValueError("setups: the list is empty (give None for fair shuffles)")
         wrong = next((s for s in setups if not isinstance(s, Setup)), None)
         if wrong is not None:
             raise ValueError(f"setups: {type(wrong).__name__} is not a {game} {Setup.__name__}")
-        if game == "gallery":
-            other = next((s for s in setups if s.n_players != len(specs)), None)
-            if other is not None:
-                raise ValueError(
-                    f"setups: deal {other.id} is for {other.n_players} players, the agents "
-                    f"are {len(specs)}"
-                )
+        # A setup dealt for a number of seats (``n_players``) fits only that many agents.
+        other = next(
+            (s for s in setups if getattr(s, "n_players", len(specs)) != len(specs)), None
+        )
+        if other is not None:
+            raise ValueError(
+                f"setups: {described.setup_noun} {other.id} is for {other.n_players} players, "
+                f"the agents are {len(specs)}"
+            )
 
 
 def compare(

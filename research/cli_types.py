@@ -86,3 +86,12 @@ def add_quiet_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--quiet", "-q", action="store_true", help="no progress bar or status line on stderr"
     )
+
+
+def game_name(text: str) -> str:
+    """A registered game's name (:mod:`ludolab.games`)."""
+    from ludolab import games
+
+    if text not in games.names():
+        raise argparse.ArgumentTypeError(games.unknown_game_message(text))
+    return text

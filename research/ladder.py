@@ -31,8 +31,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ludolab.envs.registries import registry_of
-from ludolab.research.simulate import SEATS, TITLES, fair_setup, game_seed, play_one, winners
+from ludolab import games
+from ludolab.research.simulate import fair_setup, game_seed, play_one, winners
 
 ORDERS = 10  # random game orders averaged for the point estimate
 BOOTSTRAP = 200  # resamples of the rotation sets for the intervals
@@ -75,12 +75,15 @@ def ladder_tasks(
     ``game_seed(seed, s)`` and, when ``setups`` are given, setup ``s mod len(setups)``."""
     if len(set(agents)) != len(agents):
         raise ValueError("each agent may be in the ladder once; give distinct specs")
-    low, high = SEATS[game]
-    if not low <= players <= high:
-        raise ValueError(f"{TITLES[game]} is played by {low}-{high} players, not {players}")
+    described = games.get(game)
+    if players not in described.players:
+        raise ValueError(
+            f"{described.title} is played by {described.min_players}-{described.max_players} "
+            f"players, not {players}"
+        )
     if len(agents) < players:
         raise ValueError(f"{players}-player games need at least {players} agents in the ladder")
-    registry = registry_of(game)
+    registry = described.agents
     for spec in agents:  # each spec resolves, before anything is played or written
         registry.parse(spec)
     sets = []

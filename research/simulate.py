@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ludolab import games
 from ludolab.research.files import write_parquet
 
 if TYPE_CHECKING:
@@ -64,23 +65,16 @@ def split_agent_list(text: str) -> list[str]:
     return specs
 
 
-# Seats each game allows, and its name in messages.
-SEATS = {"catan": (2, 4), "gallery": (2, 5)}
-TITLES = {"catan": "Catan", "gallery": "Masters Gallery"}
-
-
 def check_lineup(game: str, specs: Sequence[str]) -> None:
     """Every seat's agent spec parses (the agent registry's ValueError names an unknown agent
     or parameter) and the number of seats fits ``game``, before anything is played."""
-    from ludolab.envs.registries import registry_of
-
-    registry = registry_of(game)
+    described = games.get(game)
     for spec in specs:
-        registry.parse(spec)
-    low, high = SEATS[game]
-    if not low <= len(specs) <= high:
+        described.agents.parse(spec)
+    if len(specs) not in described.players:
         raise ValueError(
-            f"{TITLES[game]} needs {low}-{high} agents, one per seat; got {len(specs)}"
+            f"{described.title} needs {described.min_players}-{described.max_players} agents, "
+            f"one per seat; got {len(specs)}"
         )
 
 
@@ -176,30 +170,17 @@ def batch_tasks(
 
 
 def fair_setup(game: str, players: int, seed: int) -> Any:
-    """The fair setup of ``game`` drawn from ``seed``: a fair-shuffle Catan board
-    (:func:`ludolab.research.catan.samplers.fair_board`), or a shuffled Masters Gallery deal
-    for ``players`` seats."""
-    if game == "catan":
-        from ludolab.research.catan.samplers import fair_board
-
-        return fair_board(seed)
-    from ludolab.envs.gallery.deal import shuffled_deal
-
-    return shuffled_deal(players, seed)
+    """The fair setup of ``game`` for ``players`` seats drawn from ``seed`` (the game's
+    :meth:`~ludolab.games.Game.fair_setup`: a fair-shuffle board, a shuffled deal...)."""
+    return games.get(game).fair_setup(players, seed)
 
 
 def play_one(game: str, setup: Any, specs: Sequence[str], seed: int, options: Any = None) -> Any:
-    """One game of ``game`` on ``setup`` (a board or a deal) with fresh agents made from
-    ``specs`` (one per seat, in seat order) and game seed ``seed``; the game's record (Catan's
-    or Masters Gallery's ``GameRecord``)."""
-    from ludolab.envs.registries import registry_of
-
-    agents = [registry_of(game).parse(s) for s in specs]
-    if game == "catan":
-        from ludolab.envs.catan.play import play_game
-    else:
-        from ludolab.envs.gallery.play import play_game  # type: ignore[assignment]
-    return play_game(setup, agents, seed, options)  # type: ignore[arg-type]
+    """One game of ``game`` on ``setup`` with fresh agents made from ``specs`` (one per seat,
+    in seat order) and game seed ``seed``; the game's record."""
+    described = games.get(game)
+    agents = [described.agents.parse(s) for s in specs]
+    return described.play(setup, agents, seed, options)
 
 
 def winners(record: Any) -> list[int]:

@@ -44,7 +44,7 @@ def test_import_ludolab_is_light() -> None:
     code = "import sys, ludolab; print(sorted(m for m in sys.modules if m.split('.')[0] in " \
         "('pandas', 'numpy', 'pyarrow') or m.startswith('ludolab.')))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "['ludolab.api']"
+    assert done.stdout.strip() == "['ludolab.api', 'ludolab.games']"
 
 
 def test_simulate_plays_the_games_of_the_engine_loop_with_keys() -> None:
@@ -128,7 +128,7 @@ def test_generate_knows_which_game_a_set_is_for(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"game": "chess"}, "choose one of catan, gallery"),
+        ({"game": "chess"}, "unknown game .chess.; the registered games are catan, gallery"),
         ({"agents": ["nobody", "random"]}, "unknown catan agent 'nobody'"),
         ({"agents": ["random"]}, r"one agent spec \('random'\) for every seat: .* players=2..4"),
         ({"agents": ["random"], "players": 5}, "2-4 agents"),

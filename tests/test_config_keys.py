@@ -12,11 +12,11 @@ from ludolab.research.experiment.config import (
     COMPARISON_KEYS,
     CONDITION_KEYS,
     LINEUP_KEYS,
-    TOP_KEYS,
     AgentLineup,
     Comparisons,
     ConfigError,
     ExperimentConfig,
+    top_keys,
 )
 from ludolab.research.experiment.config.keys import Check, checked_fields, key, key_name, keys_of
 from ludolab.research.experiment.config.schema import Source
@@ -26,7 +26,7 @@ from ludolab.research.experiment.config.schema import Source
 class Planted:
     """A record of the test's own: two checked keys, one read by code, one field that is no key."""
 
-    size: int = field(metadata=key(Check("integer", minimum=3), named={"a": "rows", "b": "cols"}))
+    size: int = field(metadata=key(Check("integer", minimum=3), named="setups_key"))
     share: float = field(default=0.25, metadata=key(Check("fraction")))
     kind: str = field(default="x", metadata=key(Check("choice", allowed=("x", "y"))))
     free: bool = field(default=False, metadata=key(Check("boolean")))
@@ -37,29 +37,29 @@ class Planted:
 SRC = Source("planted.toml", Path("."))
 
 
-def read(table: dict, game: str = "a") -> dict:
+def read(table: dict, game: str = "catan") -> dict:
     return {f.name: SRC.value(table, f, "t.", key_name(f, game)) for f in checked_fields(Planted)}
 
 
 def test_the_keys_of_a_record_are_its_declared_fields_in_order_named_per_game() -> None:
-    assert keys_of(Planted, "a") == ("rows", "share", "kind", "free", "listed")
-    assert keys_of(Planted, "b")[0] == "cols"
+    assert keys_of(Planted, "catan") == ("boards", "share", "kind", "free", "listed")
+    assert keys_of(Planted, "gallery")[0] == "deals"
     assert [f.name for f in checked_fields(Planted)] == ["size", "share", "kind", "free"]
 
 
 def test_defaults_come_from_the_fields() -> None:
-    assert read({"rows": 4}) == {"size": 4, "share": 0.25, "kind": "x", "free": False}
+    assert read({"boards": 4}) == {"size": 4, "share": 0.25, "kind": "x", "free": False}
 
 
 @pytest.mark.parametrize(
     ("table", "message"),
     [
-        ({}, "planted.toml: key 't.rows': missing; expected an integer >= 3"),
-        ({"rows": 2}, "key 't.rows': expected an integer >= 3, got 2"),
-        ({"rows": True}, "key 't.rows': expected an integer >= 3, got True"),
-        ({"rows": 3, "share": 1}, "key 't.share': expected a number between 0 and 1, got 1"),
-        ({"rows": 3, "kind": "z"}, "key 't.kind': 'z' is not one of x, y"),
-        ({"rows": 3, "free": "yes"}, "key 't.free': expected true or false, got 'yes'"),
+        ({}, "planted.toml: key 't.boards': missing; expected an integer >= 3"),
+        ({"boards": 2}, "key 't.boards': expected an integer >= 3, got 2"),
+        ({"boards": True}, "key 't.boards': expected an integer >= 3, got True"),
+        ({"boards": 3, "share": 1}, "key 't.share': expected a number between 0 and 1, got 1"),
+        ({"boards": 3, "kind": "z"}, "key 't.kind': 'z' is not one of x, y"),
+        ({"boards": 3, "free": "yes"}, "key 't.free': expected true or false, got 'yes'"),
     ],
 )
 def test_the_reader_words_each_error_with_file_key_and_what_is_allowed(
@@ -84,10 +84,10 @@ def test_the_tables_allowed_keys_are_the_records_declared_fields() -> None:
         "mixed_max_games", "skill",
     )  # fmt: skip
     assert keys_of(AgentLineup) == LINEUP_KEYS == ("name", "seats", "rotate_seats")
-    assert CONDITION_KEYS == (
-        "name", "constraints", "sampler", "params", "objective", "time_limit", "options",
-    )  # fmt: skip
+    # A game adds its samplers' settings (its description's condition_keys).
+    assert CONDITION_KEYS == ("name", "constraints", "sampler", "params", "options")
     # The top-level table keeps its order (the error lists it), and names exactly the keys
-    # ExperimentConfig declares for either game, plus [[sweep]], which becomes conditions.
-    declared = set(keys_of(ExperimentConfig, "catan")) | set(keys_of(ExperimentConfig, "gallery"))
-    assert set(TOP_KEYS) == declared | {"sweep"}
+    # ExperimentConfig declares for the config's game, plus [[sweep]], which becomes conditions.
+    for game in ("catan", "gallery"):
+        assert set(top_keys(game)) == set(keys_of(ExperimentConfig, game)) | {"sweep"}
+    assert "boards" in top_keys("catan") and "deals" not in top_keys("catan")

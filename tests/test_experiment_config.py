@@ -167,7 +167,8 @@ ERRORS = [
     (CATAN, set_in(["report"], {"one_column": 0}), "report.one_column", "a number > 0, got 0"),
     (CATAN, set_in(["report"], {"width": 3}), "report.width", "allowed: style, one_column"),
     (CATAN, set_in(["report"], "paper"), "report", "expected a table ([report])"),
-    (CATAN, set_in(["game"], "chess"), "game", "'chess' is not one of catan, gallery"),
+    (CATAN, set_in(["game"], "chess"), "game",
+     "unknown game 'chess'; the registered games are catan, gallery"),
     (CATAN, lambda d: d.pop("game"), "game", "missing; give one of catan, gallery"),
     (
         CATAN,

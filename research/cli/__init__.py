@@ -34,6 +34,10 @@ from ludolab.research.cli.puzzles import PUZZLES
 __all__ = ["PUZZLES", "SimulationError", "is_user_error", "main"]
 
 
+GAME_COMMANDS = ("ladder",)
+"""Commands whose first argument is a registered game's name."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ludolab`` command with ``argv`` (default: the process's arguments); the exit
     status (0 done, 2 an error the user can fix, 130 interrupted, 141 the reader went away)."""
@@ -49,6 +53,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    if len(argv) > 1 and argv[0] in GAME_COMMANDS and not argv[1].startswith("-"):
+        from ludolab import games
+
+        if argv[1] not in games.names():  # one line, not argparse's usage
+            print(f"ludolab: error: {games.unknown_game_message(argv[1])}", file=sys.stderr)
+            return 2
     parser = _parser(argv)
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):

@@ -8,6 +8,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from ludolab import games
 from ludolab.research.cli.common import (
     SimulationError,
     add_batches,
@@ -16,7 +17,7 @@ from ludolab.research.cli.common import (
     parquet_out,
     read_symbols,
 )
-from ludolab.research.cli_types import add_quiet_option, seed
+from ludolab.research.cli_types import add_quiet_option, game_name, seed
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -95,7 +96,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "games.parquet, ratings.csv, head_to_head.csv, ladder.md and ladder.png into the "
         "--out folder.",
     )
-    lad.add_argument("game", choices=("catan", "gallery"))
+    lad.add_argument(
+        "game",
+        type=game_name,
+        metavar="GAME",
+        help=f"a registered game: {', '.join(games.names())}",
+    )
     lad.add_argument(
         "--agents",
         required=True,
@@ -107,7 +113,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "-p",
         type=int,
         default=None,
-        help="seats per game (default: Catan 4, Masters Gallery 2)",
+        help="seats per game (default: the game's default_players)",
     )
     lad.add_argument(
         "--rounds", type=int, default=10, help="plays of each lineup (default %(default)s)"
@@ -314,7 +320,7 @@ def _ladder(args: argparse.Namespace) -> int:
         play_ladder_task,
     )
     from ludolab.research.progress import bar
-    from ludolab.research.simulate import TITLES, split_agent_list
+    from ludolab.research.simulate import split_agent_list
 
     out = Path(args.out)
     if out.exists() and not args.replace:
@@ -323,7 +329,8 @@ def _ladder(args: argparse.Namespace) -> int:
         )
     if args.rounds < 1 or args.workers < 1:
         raise SimulationError("--rounds and --workers must be at least 1")
-    players = args.players or (4 if args.game == "catan" else 2)
+    described = games.get(args.game)
+    players = args.players or described.default_players
     agents = split_agent_list(args.agents)
     setups = _ladder_setups(args.game, args.setups, players) if args.setups else None
     try:
@@ -336,13 +343,13 @@ def _ladder(args: argparse.Namespace) -> int:
         for chunk, table in run_local(tasks, args.workers, play_ladder_task):
             tables[chunk] = table
             shown.update(table.num_rows)
-    games = pa.concat_tables([tables[k] for k in sorted(tables)])
-    frame = games.to_pandas()
+    played = pa.concat_tables([tables[k] for k in sorted(tables)])
+    frame = played.to_pandas()
     fit = fit_ladder(frame, agents, args.seed)
     ratings = fit_ratings(frame, agents, args.seed, fit)
     # Stronger first in each pair: the ratings' order.
     pairs = head_to_head(frame, list(ratings.agent), args.seed, fit)
-    title = f"{TITLES[args.game]} ladder, {players} players"
+    title = f"{described.title} ladder, {players} players"
     source = f"setups from {args.setups}" if args.setups else "a fair setup per rotation set"
     how = (
         f"{n_games:,} games: every {players} of the {len(agents)} agents, {args.rounds} "
@@ -355,7 +362,7 @@ def _ladder(args: argparse.Namespace) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
-        pq.write_table(games, staging / "games.parquet")
+        pq.write_table(played, staging / "games.parquet")
         ratings.to_csv(staging / "ratings.csv", index=False)
         report = ladder_markdown(ratings, title, how) + "\n" + head_to_head_markdown(pairs)
         (staging / "ladder.md").write_text(report)

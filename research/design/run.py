@@ -70,10 +70,11 @@ class DesignResult:
 def design_digest(path: Path, overrides: Sequence[str]) -> str:
     """A digest of what fixes the trials: the file's contents with ``--set`` applied, less the
     budget and the confirmation (which a resumed search may change)."""
-    from ludolab.research.design.spec import DESIGN_TOP_KEYS
+    from ludolab.research.design.spec import design_top_keys
     from ludolab.research.experiment.config import apply_overrides
 
-    data = apply_overrides(tomllib.loads(path.read_text()), overrides, DESIGN_TOP_KEYS)
+    data = tomllib.loads(path.read_text())
+    data = apply_overrides(data, overrides, design_top_keys(data.get("game")))
     design = {k: v for k, v in data.get("design", {}).items() if k not in _RESUMABLE_KEYS}
     data = {**data, "design": design}
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()

@@ -11,13 +11,12 @@ import math
 import tempfile
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ludolab.envs.catan.engine import GameOptions
-from ludolab.envs.gallery.engine import GalleryOptions
+from ludolab import games as registry
 from ludolab.research.catan.constraint_set import ConstraintSetError, load_constraint_set
 from ludolab.research.experiment.config import (
     ConfigError,
@@ -26,7 +25,7 @@ from ludolab.research.experiment.config import (
     parse_experiment,
 )
 from ludolab.research.experiment.config.parse import read_params, read_toml, set_path
-from ludolab.research.experiment.config.schema import SETUP_OPTIONS, TOP_KEYS, Source
+from ludolab.research.experiment.config.schema import Source, top_keys
 
 SWITCH = ("on", "off")
 """The choices of a parameter that turns a constraint of the base set on or off."""
@@ -46,15 +45,18 @@ DESIGN_KEYS = (
     "storage",
     "confirm",
 )
-DESIGN_TOP_KEYS = (
-    *(k for k in TOP_KEYS if k not in ("conditions", "sweep", "comparisons")),
-    "design",
-)
+def design_top_keys(game: object) -> tuple[str, ...]:
+    """The keys a design config of ``game`` may hold at its top level: an experiment's, less
+    its conditions, sweeps and comparisons, plus ``[design]``."""
+    return (
+        *(k for k in top_keys(game) if k not in ("conditions", "sweep", "comparisons")),
+        "design",
+    )
+
+
 PARAMETER_KEYS = ("name", "low", "high", "step", "log", "choices")
 OBJECTIVE_KEYS = ("metric", "goal", "target", "margin")
 CONFIRM_KEYS = ("candidates", "boards", "min_boards", "max_boards", "games_per_board", "pilots")
-SETUP_COUNT = {"catan": "boards", "gallery": "deals"}
-PER_SETUP = {"catan": "games_per_board", "gallery": "games_per_deal"}
 
 
 @dataclass(frozen=True)
@@ -207,7 +209,7 @@ class DesignSpec:
         cset = load_constraint_set(
             set_path(Source(self.label, self.base), self.constraints) or self.constraints
         )
-        options = GameOptions() if self.game == "catan" else GalleryOptions()
+        options = registry.get(self.game).default_options()
         out: dict[str, Any] = {}
         for p in self.parameters:
             kind = _kind_of(p.name)
@@ -286,7 +288,8 @@ def load_design(path: str | Path, overrides: Sequence[str] = ()) -> DesignSpec:
     """Read and check a design config (see the package docstring); ConfigError names the file,
     the key and what is allowed. ``overrides``: ``PATH=VALUE`` as for ``ludolab run --set``."""
     path = Path(path)
-    data = apply_overrides(read_toml(path, "design config"), overrides, DESIGN_TOP_KEYS)
+    data = read_toml(path, "design config")
+    data = apply_overrides(data, overrides, design_top_keys(data.get("game")))
     label = f"{path} (with --set {' '.join(overrides)})" if overrides else str(path)
     return parse_design(data, label, path.resolve().parent, path=path)
 
@@ -310,9 +313,9 @@ def parse_design(
     src.known_keys(design, DESIGN_KEYS, "design.")
     experiment = {k: v for k, v in data.items() if k != "design"}
     game = data.get("game")
-    if game not in SETUP_COUNT:
-        given = f"{game!r} is not" if game is not None else "missing; give"
-        raise src.fail("game", f"{given} one of catan, gallery")
+    if game not in registry.names():
+        message = registry.unknown_game_message(game) if game is not None else "missing"
+        raise src.fail("game", message)
     if game != "catan":
         raise src.fail(
             "game",
@@ -424,11 +427,8 @@ def _parameter(src: Source, entry: Mapping[str, Any], i: int, cset: Any, game: s
         )
     if kind == "option":
         option = name.removeprefix("options.")
-        settable = [
-            f.name
-            for f in fields(GameOptions if game == "catan" else GalleryOptions)
-            if f.name not in SETUP_OPTIONS[game]
-        ]
+        described = registry.get(game)
+        settable = [n for n in described.option_names() if n not in described.setup_options]
         if option not in settable:
             raise src.fail(
                 where + "name",

@@ -37,7 +37,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ludolab.research.experiment.config import DEFAULT_MIXED_MAX_GAMES, GAMES_PER_SETUP_KEY
+from ludolab import games
+from ludolab.research.experiment.config import DEFAULT_MIXED_MAX_GAMES
 from ludolab.research.experiment.result_tables import (
     Analysis,
     comparisons_markdown,
@@ -53,7 +54,7 @@ from ludolab.research.experiment.run_data import (
     tested_metrics,
 )
 from ludolab.research.experiment.seat_analysis import seat_table
-from ludolab.research.experiment.setups import SETUP_FILES, read_setups
+from ludolab.research.experiment.setups import read_setups
 from ludolab.research.experiment.skill import skill_tables
 from ludolab.research.experiment.store import RunError, open_finished
 from ludolab.research.experiment.trends import TREND_COLUMNS, trend_table
@@ -82,7 +83,7 @@ def load_run(path: str | Path) -> RunData:
             f"{run.games_path} cannot be read ({exc}): delete it and replay the games with "
             f"'ludolab run CONFIG --resume {run.path}'"
         ) from None
-    setups = read_setups(run.path / SETUP_FILES[config["game"]], config["game"])
+    setups = read_setups(run.path / games.get(config["game"]).setups_file, config["game"])
     if config["game"] == "catan":
         boards = [b for bs in setups.values() for b in bs]
         per_game = with_board_features(per_game, boards)
@@ -509,6 +510,7 @@ def repeated_games(data: RunData) -> pd.DataFrame:
 def repeat_notes(data: RunData, repeats: pd.DataFrame) -> list[str]:
     """The run notes on repeated games (:func:`repeated_games`): one per lineup with any."""
     unit = data.config["setup_kind"][:-1]
+    per_setup_key = games.get(data.game).games_per_setup_key
     notes = []
     for _, r in repeats.iterrows():
         n, distinct = int(r["games"]), int(r["distinct"])
@@ -521,7 +523,7 @@ def repeat_notes(data: RunData, repeats: pd.DataFrame) -> list[str]:
                 f"games of {n:,}. Each {unit} is one observation, and the tests (on {unit} "
                 f"means) and the win-rate intervals (over {unit}s) count it once; the mixed "
                 f"model has no game-level noise to fit. The {n - distinct:,} repeats added "
-                f"nothing: with `{GAMES_PER_SETUP_KEY[data.game]} = 1` this lineup has the same "
+                f"nothing: with `{per_setup_key} = 1` this lineup has the same "
                 f"{unit} means"
             )
         else:

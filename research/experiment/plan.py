@@ -50,10 +50,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ludolab.games import get as get_game
 from ludolab.research.experiment.analysis import RunData, load_run, metric_column
 from ludolab.research.experiment.config import (
-    GAMES_PER_SETUP_KEY,
-    SETUP_KEY,
     ExperimentConfig,
     load_experiment,
 )
@@ -211,11 +210,12 @@ def plan_experiment(
     basis = "margins" if any(k in margins for k in in_family) else "effect size"
     frames, times, notes = [], [], []
     for seed in seeds:
+        described = get_game(config.game)
         pilot = [
             *overrides,
             f"seed={seed}",
-            f"{SETUP_KEY[config.game]}={setups}",
-            f"{GAMES_PER_SETUP_KEY[config.game]}={games}",
+            f"{described.setups_key}={setups}",
+            f"{described.games_per_setup_key}={games}",
         ]
         with tempfile.TemporaryDirectory(prefix="ludolab-plan-") as tmp:
             result = run_experiment(
@@ -365,7 +365,7 @@ def plan_text(plan: Plan) -> str:
     c = plan.config
     kind = c.setup_kind
     one = kind[:-1]
-    key = SETUP_KEY[c.game]
+    key = get_game(c.game).setups_key
     _, total = family_size(c)
     n_seeds = len(plan.seeds)
     alpha_m = f"alpha / m = {c.comparisons.alpha}/{plan.family_size}"

@@ -10,16 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from ludolab.envs.catan.agents import parse_agent_spec as catan_agent
-from ludolab.envs.catan.engine import GameOptions
-from ludolab.envs.catan.play import play_game as play_catan
-from ludolab.envs.gallery.agents import parse_agent_spec as gallery_agent
-from ludolab.envs.gallery.engine import GalleryOptions
-from ludolab.envs.gallery.play import play_game as play_gallery
+from ludolab import games
 from ludolab.research.simulate import records_columns
 
 if TYPE_CHECKING:  # annotations only: a worker imports no experiment config machinery
@@ -46,7 +41,7 @@ class ChunkTask:
 
     Attributes:
         chunk: the chunk's number (0-based).
-        game: ``"catan"`` or ``"gallery"``.
+        game: the game's registered name (:mod:`ludolab.games`).
         options: the rule options of each condition the chunk's games belong to.
         specs: the chunk's games, consecutive in the plan.
         setups: the setups those games use, by ``(condition, setup index)``.
@@ -54,7 +49,7 @@ class ChunkTask:
 
     chunk: int
     game: str
-    options: dict[str, GameOptions | GalleryOptions]
+    options: dict[str, Any]
     specs: tuple[GameSpec, ...]
     setups: dict[tuple[str, int], Setup]
 
@@ -67,7 +62,7 @@ def chunk_ranges(n_games: int, chunk_size: int) -> list[range]:
 def make_task(
     chunk: int,
     game: str,
-    options: Mapping[str, GameOptions | GalleryOptions],
+    options: Mapping[str, Any],
     specs: Sequence[GameSpec],
     setups: dict[str, list[Setup]],
 ) -> ChunkTask:
@@ -87,14 +82,11 @@ def make_task(
 def play_chunk(task: ChunkTask) -> pa.Table:
     """Play the chunk's games in plan order; one row per game.
 
-    Columns: :data:`SPEC_COLUMNS` (from the plan), then every field of the game record
-    (``GameRecord.to_dict()`` / ``GalleryRecord.to_dict()``, which includes the board or deal
-    id, the seed and the agents per seat).
+    Columns: :data:`SPEC_COLUMNS` (from the plan), then every field of the game's record
+    (which includes the setup's id, the seed and the agents per seat).
     """
-    if task.game == "catan":
-        parse, play = catan_agent, play_catan
-    else:
-        parse, play = gallery_agent, play_gallery
+    game = games.get(task.game)
+    parse, play = game.agents.parse, game.play
     records = []
     for spec in task.specs:
         agents = [parse(seat) for seat in spec.seats]

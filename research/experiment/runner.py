@@ -20,6 +20,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from ludolab import games
 from ludolab.research import progress
 from ludolab.research.cli_types import check_fits
 from ludolab.research.experiment import provenance
@@ -37,7 +38,6 @@ from ludolab.research.experiment.config import (
 )
 from ludolab.research.experiment.play import chunk_ranges, make_task
 from ludolab.research.experiment.setups import (
-    SETUP_FILES,
     ConditionSetups,
     Setup,
     generate_setups,
@@ -321,7 +321,7 @@ def _start(
 def _setups(
     run: RunDir, config: ExperimentConfig, state: dict, quiet: bool
 ) -> dict[str, list[Setup]]:
-    path = run.path / SETUP_FILES[config.game]
+    path = run.path / games.get(config.game).setups_file
     if path.exists():
         recorded = state.get("setups_sha256")
         if recorded and file_sha256(path) != recorded:

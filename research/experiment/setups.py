@@ -16,18 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ludolab.envs.catan.board import Board, BoardError
-from ludolab.envs.gallery.deal import Deal, DealError
-from ludolab.envs.gallery.engine import GalleryOptions
-from ludolab.research.catan.constraint_set import ConstraintSet
-from ludolab.research.catan.generate import generate_boards
+from ludolab import games
 from ludolab.research.experiment.config import ExperimentConfig, setup_seed
 from ludolab.research.experiment.store import RunError
 from ludolab.research.files import write_text
-from ludolab.research.gallery.deals import DealSet, generate_deals
 
-Setup = Board | Deal
-SETUP_FILES = {"catan": "boards.jsonl", "gallery": "deals.jsonl"}
+Setup = Any
+"""A setup of the run's game (a board, a deal...): an ``id`` and ``to_dict()``."""
 
 
 @dataclass
@@ -92,70 +87,31 @@ def distinct_setups(setups: list[Setup], kind: str, notes: list[str]) -> list[Se
 
 def generate_condition(config: ExperimentConfig, name: str) -> ConditionSetups:
     """Generate condition ``name``'s setups (``config.setups`` of them, fewer when the sampler
-    gives fewer distinct ones -- an ``enumerate`` sampler on a small set, repeats drawn from a
-    small set -- then the distinct ones, with a note; see :func:`distinct_setups`)."""
+    gives fewer distinct ones -- a sampler that lists a small set, repeats drawn from a small
+    set -- then the distinct ones, with a note; see :func:`distinct_setups`)."""
     cond = config.condition(name)
     seed = setup_seed(config, name)
-    cset = cond.constraint_set
-    if config.game == "catan":
-        assert isinstance(cset, ConstraintSet)
-        n = None if cond.sampler == "optimise" else config.setups
-        boards, report = generate_boards(
-            cset,
-            n,
-            cond.sampler,
-            seed,
-            objective=cond.objective or "pip-spread",
-            time_limit=cond.time_limit,
-        )
-        notes = list(report.notes)
-        boards = distinct_setups(list(boards), "boards", notes)
-        if len(boards) < config.setups and cond.sampler in ("enumerate", "optimise"):
-            notes.append(
-                f"the {cond.sampler} sampler gave {len(boards)} board(s), not "
-                f"{config.setups}: games are spread over those"
-            )
-        sampler = cond.sampler
-        if report.method and report.method != cond.sampler:
-            sampler = f"{cond.sampler} ({report.method})"
-        return ConditionSetups(
-            name,
-            list(boards),
-            seed,
-            sampler,
-            report.uniform,
-            report.acceptance,
-            report.seconds,
-            notes,
-            report.chain,
-        )
-    assert isinstance(cset, DealSet) and isinstance(config.options, GalleryOptions)
-    deals, dreport = generate_deals(
-        cset,
-        config.players,
+    described = games.get(config.game)
+    draw = described.draw_setups(
+        cond.constraint_set,
         config.setups,
+        cond.sampler,
         seed,
-        method=cond.sampler,
-        symbols=config.options.symbols,
-        hand_size=config.options.hand_size,
+        players=config.players,
+        options=config.options,
+        settings={"objective": cond.objective, "time_limit": cond.time_limit},
     )
-    acceptance = (
-        dreport.exact_probability
-        if dreport.exact_probability is not None
-        else dreport.acceptance
-        if dreport.method == "rejection"
-        else 1.0
-    )
-    notes = list(dreport.notes)
+    notes = list(draw.notes)
     return ConditionSetups(
         name,
-        distinct_setups(list(deals), "deals", notes),
+        distinct_setups(list(draw.setups), described.setup_plural, notes),
         seed,
-        dreport.method,
-        dreport.uniform,
-        acceptance,
-        dreport.seconds,
+        draw.method,
+        draw.uniform,
+        draw.acceptance,
+        draw.seconds,
         notes,
+        draw.diagnostics,
     )
 
 
@@ -190,8 +146,7 @@ def read_setups(path: Path, game: str) -> dict[str, list[Setup]]:
     Raises RunError naming the file and line for anything malformed (not JSON, a bad
     board or deal, missing or out-of-order ``condition``/``setup`` fields).
     """
-    parse = Board.from_dict if game == "catan" else Deal.from_dict
-    errors = (BoardError, DealError, ValueError)
+    parse = games.get(game).setup_from_dict
     out: dict[str, list[Setup]] = {}
     try:
         lines = path.read_text().splitlines()
@@ -210,6 +165,6 @@ def read_setups(path: Path, game: str) -> dict[str, list[Setup]]:
             setups.append(parse(data, where))
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
             raise RunError(f"{where}: not a setup line written by 'ludolab run' ({exc})") from exc
-        except errors as exc:
+        except ValueError as exc:  # the game's own error for a malformed setup
             raise RunError(f"{where}: {exc}") from exc
     return out

@@ -9,11 +9,9 @@ from typing import Any
 
 import numpy as np
 
+from ludolab import games
 from ludolab.research.experiment.config.keys import checked_fields
-from ludolab.research.experiment.config.model import (
-    GAME_TITLES,
-    Comparisons,
-)
+from ludolab.research.experiment.config.model import Comparisons
 from ludolab.research.experiment.config.schema import COMPARISON_KEYS, Source
 from ludolab.research.metrics.registry import (
     CATAN_METRICS,
@@ -72,10 +70,11 @@ def read_metrics(
     for i, name in enumerate(value):
         resolved = resolve_metric(name, game, players)
         if resolved is None:
-            other = "gallery" if game == "catan" else "catan"
+            prefix = name.partition(".")[0]
             why = (
-                f"a {GAME_TITLES[other]} metric; this experiment plays {GAME_TITLES[game]}"
-                if name.startswith(f"{other}.")
+                f"a {games.get(prefix).title} metric; this experiment plays "
+                f"{games.get(game).title}"
+                if prefix != game and prefix in games.names()
                 else "not a metric"
             )
             raise src.fail(

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ludolab.research.catan.constraint_set import ConstraintSet
+from ludolab import games
 from ludolab.research.experiment.config.model import SCHEMA, Condition, ExperimentConfig, GameSpec
 from ludolab.research.plots.style import style_table
 from ludolab.research.simulate import game_seed, game_seeds, seed_of
@@ -101,21 +101,8 @@ def plan_games(config: ExperimentConfig) -> list[GameSpec]:
     return plan.games(range(len(plan)))
 
 
-def _set_dict(cond: Condition) -> dict[str, Any]:
-    cset = cond.constraint_set
-    if isinstance(cset, ConstraintSet):
-        return {
-            "name": cset.name,
-            "description": cset.description,
-            "layout": cset.layout,
-            "constraints": [c.describe() for c in cset.constraints],
-            "minizinc": [{"code": r.code, "reads": sorted(r.reads)} for r in cset.raw],
-        }
-    return {
-        "name": cset.name,
-        "description": cset.description,
-        "constraints": [{"name": n, **params} for n, params in cset.entries],
-    }
+def _set_dict(game: str, cond: Condition) -> dict[str, Any]:
+    return games.get(game).set_as_data(cond.constraint_set)
 
 
 def resolved_dict(config: ExperimentConfig) -> dict[str, Any]:
@@ -140,7 +127,7 @@ def resolved_dict(config: ExperimentConfig) -> dict[str, Any]:
                 "objective": c.objective,
                 "time_limit": c.time_limit,
                 "setup_seed": setup_seed(config, c.name),
-                "set": _set_dict(c),
+                "set": _set_dict(config.game, c),
                 # only when given: configs without condition options keep their hashes
                 **({"options": dict(c.rule_changes)} if c.rule_changes else {}),
                 **(

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ludolab import games
+
 
 @dataclass(frozen=True)
 class Check:
@@ -26,17 +28,18 @@ class Check:
     allowed: tuple[str, ...] = ()
 
 
-def key(check: Check | None = None, named: Mapping[str, str] | None = None) -> Mapping[str, Any]:
+def key(check: Check | None = None, named: str | None = None) -> Mapping[str, Any]:
     """The metadata of a field that is a config key, read by ``check`` (None: the code that
     builds the record reads it, as for a key whose value needs the rest of the config);
-    ``named``: the key's name per game where it is not the field's (``boards`` / ``deals``)."""
+    ``named``: where the key's name is the game's to say, the attribute of the game's
+    description (:class:`ludolab.games.Game`) that holds it (``"setups_key"``: ``boards``)."""
     return {"key": True, "check": check, "named": named}
 
 
 def key_name(declared: dataclasses.Field, game: str) -> str:
     """The TOML name of the key ``declared`` (a field) in a config of ``game``."""
     named = declared.metadata.get("named")
-    return named[game] if named else declared.name
+    return str(getattr(games.get(game), named)) if named else declared.name
 
 
 def keys_of(record: type, game: str = "") -> tuple[str, ...]:

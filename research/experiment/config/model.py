@@ -8,27 +8,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ludolab.envs.catan.engine import GameOptions
-from ludolab.envs.gallery.engine import GalleryOptions
-from ludolab.research.catan.constraint_set import ConstraintSet
-from ludolab.research.catan.samplers import SAMPLERS
+from ludolab import games
 from ludolab.research.experiment.config.keys import Check, key
-from ludolab.research.gallery.deals import METHODS, DealSet
 from ludolab.research.plots.style import FigureStyle, style_from_table
 from ludolab.research.stats.multiple import CORRECTIONS
 
 SCHEMA = "ludolab.experiment/1"
-GAMES = ("catan", "gallery")
-GAME_TITLES = {"catan": "Catan", "gallery": "Masters Gallery"}
-SAMPLERS_BY_GAME: dict[str, tuple[str, ...]] = {"catan": tuple(SAMPLERS), "gallery": METHODS}
-DEFAULT_SAMPLER = {"catan": "uniform", "gallery": "auto"}
-PLAYERS_BY_GAME = {"catan": (2, 4), "gallery": (2, 5)}
-SETUP_KEY = {"catan": "boards", "gallery": "deals"}
-GAMES_PER_SETUP_KEY = {"catan": "games_per_board", "gallery": "games_per_deal"}
-OPTIONS_CLASS: dict[str, type] = {"catan": GameOptions, "gallery": GalleryOptions}
 DEFAULT_CHUNK_SIZE = 250
 DEFAULT_MIXED_MAX_GAMES = 50_000
-DEFAULT_OBJECTIVE = "pip-spread"
 NONE_WORD = "none"  # TOML has no null: Optional options take the string "none"
 
 
@@ -64,10 +51,11 @@ class Condition:
     sampler: str = field(metadata=key())
     params: Mapping[str, Any] = field(metadata=key())
     path: Path | None
-    constraint_set: ConstraintSet | DealSet
-    objective: str | None = field(default=None, metadata=key())
-    time_limit: float | None = field(default=None, metadata=key())
-    options: GameOptions | GalleryOptions | None = field(default=None, metadata=key())
+    constraint_set: Any
+    # Sampler settings: keys of the game's own (its ``condition_keys``), not of every game.
+    objective: str | None = None
+    time_limit: float | None = None
+    options: Any = field(default=None, metadata=key())
     rule_changes: Mapping[str, Any] = field(default_factory=dict)
     sweep: str | None = None
     sweep_value: float | None = None
@@ -154,12 +142,12 @@ class ExperimentConfig:
     seed: int = field(metadata=key(Check("integer", minimum=0)))
     players: int = field(metadata=key(Check("integer", minimum=1)))
     conditions: tuple[Condition, ...] = field(metadata=key())
-    setups: int = field(metadata=key(Check("integer", minimum=1), named=SETUP_KEY))
+    setups: int = field(metadata=key(Check("integer", minimum=1), named="setups_key"))
     games_per_setup: int = field(
-        metadata=key(Check("integer", minimum=1), named=GAMES_PER_SETUP_KEY)
+        metadata=key(Check("integer", minimum=1), named="games_per_setup_key")
     )
     lineups: tuple[AgentLineup, ...] = field(metadata=key())
-    options: GameOptions | GalleryOptions = field(metadata=key())
+    options: Any = field(metadata=key())
     metrics: tuple[str, ...] = field(metadata=key())
     comparisons: Comparisons = field(metadata=key())
     chunk_size: int = field(default=DEFAULT_CHUNK_SIZE, metadata=key(Check("integer", minimum=1)))
@@ -175,8 +163,8 @@ class ExperimentConfig:
 
     @property
     def setup_kind(self) -> str:
-        """``boards`` (Catan) or ``deals`` (Masters Gallery)."""
-        return SETUP_KEY[self.game]
+        """What the game's setups are called (``boards``): its ``setup_plural``."""
+        return games.get(self.game).setup_plural
 
     @property
     def slots(self) -> int:

@@ -10,10 +10,10 @@ from typing import Any
 from ludolab.research.experiment.config.model import ConfigError
 from ludolab.research.experiment.config.schema import (
     COMPARISON_KEYS,
-    CONDITION_KEYS,
     LINEUP_KEYS,
-    SWEEP_KEYS,
-    TOP_KEYS,
+    condition_keys,
+    sweep_keys,
+    top_keys,
 )
 
 # Tables whose keys may contain dots (constraint.param, catan.metric): the rest of a --set path
@@ -21,11 +21,10 @@ from ludolab.research.experiment.config.schema import (
 _DOTTED_KEY_TABLES = ("params", "margins")
 
 
-_ARRAYS = {"conditions": CONDITION_KEYS, "lineups": LINEUP_KEYS, "sweep": SWEEP_KEYS}
 
 
 def apply_overrides(
-    data: dict[str, Any], overrides: Sequence[str], top_keys: Sequence[str] = TOP_KEYS
+    data: dict[str, Any], overrides: Sequence[str], allowed_top: Sequence[str] | None = None
 ) -> dict[str, Any]:
     """A copy of a config's TOML ``data`` with ``PATH=VALUE`` overrides applied.
 
@@ -34,9 +33,13 @@ def apply_overrides(
     ``conditions.NAME.params.red-numbers-apart.numbers``. ``VALUE`` is read as a TOML value
     (``100``, ``true``, ``[6, 8]``, ``"text"``); anything else is taken as a string
     (``uniform``). A path that does not exist raises ConfigError naming what does.
-    ``top_keys``: the keys a file of this kind may hold at its top level (a design config's
-    differ from an experiment's).
+    ``allowed_top``: the keys a file of this kind may hold at its top level (a design
+    config's differ from an experiment's); None: an experiment config's, for its game.
     """
+    game = data.get("game")
+    if allowed_top is None:
+        allowed_top = top_keys(game)
+    arrays = {"conditions": condition_keys(game), "lineups": LINEUP_KEYS, "sweep": sweep_keys(game)}
     out = json.loads(json.dumps(data))  # a deep copy of plain TOML data
     for item in overrides:
         where = f"--set {item}"
@@ -46,7 +49,7 @@ def apply_overrides(
             raise ConfigError(f"{where}: expected PATH=VALUE, e.g. boards=100")
         value = _toml_value(text.strip())
         table: dict[str, Any] = out
-        allowed: Sequence[str] = top_keys  # () inside free tables such as [options]
+        allowed: Sequence[str] = allowed_top  # () inside free tables such as [options]
         i = 0
         while True:
             key = parts[i]
@@ -60,9 +63,9 @@ def apply_overrides(
             if key in _DOTTED_KEY_TABLES:
                 table.setdefault(key, {})[".".join(parts[i + 1 :])] = value
                 break
-            if table is out and key in _ARRAYS:
+            if table is out and key in arrays:
                 table = _find_entry(table.get(key) or [], parts[i + 1], key, where)
-                allowed, i = _ARRAYS[key], i + 2
+                allowed, i = arrays[key], i + 2
                 if i == len(parts):
                     raise ConfigError(f"{where}: name a key of the {key[:-1]}, e.g. {key}.X.name")
                 continue

@@ -5,33 +5,15 @@ from __future__ import annotations
 import dataclasses
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from ludolab import games
 from ludolab.envs.agents import AgentRegistry, AgentSpecError
-from ludolab.envs.catan.engine import GameOptions
-from ludolab.envs.gallery.engine import GalleryOptions
-from ludolab.envs.registries import registry_of
-from ludolab.research.catan.constraint_set import (
-    ConstraintSet,
-    ConstraintSetError,
-    load_constraint_set,
-)
-from ludolab.research.catan.constraints import OBJECTIVES
-from ludolab.research.catan.feasibility import impossibility
+from ludolab.games import Game, SetupSetError
 from ludolab.research.experiment.config.comparisons import read_comparisons, read_metrics
 from ludolab.research.experiment.config.keys import checked_fields, key_name
 from ludolab.research.experiment.config.model import (
-    DEFAULT_OBJECTIVE,
-    DEFAULT_SAMPLER,
-    GAME_TITLES,
-    GAMES,
-    GAMES_PER_SETUP_KEY,
-    OPTIONS_CLASS,
-    PLAYERS_BY_GAME,
-    SAMPLERS_BY_GAME,
-    SETUP_KEY,
     AgentLineup,
     Condition,
     ConfigError,
@@ -39,20 +21,12 @@ from ludolab.research.experiment.config.model import (
 )
 from ludolab.research.experiment.config.overrides import apply_overrides
 from ludolab.research.experiment.config.schema import (
-    CONDITION_KEYS,
     LINEUP_KEYS,
-    SETUP_OPTIONS,
-    SWEEP_KEYS,
-    TOP_KEYS,
     Source,
+    condition_keys,
     read_options,
-)
-from ludolab.research.gallery.deals import (
-    DealConstraintError,
-    DealContext,
-    DealSet,
-    as_deal_set,
-    load_deal_set,
+    sweep_keys,
+    top_keys,
 )
 from ludolab.research.plots.style import style_from_table
 
@@ -90,18 +64,24 @@ def parse_experiment(
 ) -> ExperimentConfig:
     """Validate parsed TOML; set paths resolve against ``base`` (default: the working dir)."""
     src = Source(label, base or Path.cwd())
-    if data.get("game") not in GAMES:  # `ludolab run` also takes puzzle studies: say so
-        given = f"{data['game']!r} is not" if "game" in data else "missing; give"
-        raise src.fail("game", f"{given} one of {', '.join(GAMES)} (or sudoku, a puzzle study)")
+    if "game" not in data:  # `ludolab run` also takes puzzle studies: say so
+        known = ", ".join(games.names())
+        raise src.fail("game", f"missing; give one of {known} (or sudoku, a puzzle study)")
+    if data["game"] not in games.names():
+        unknown = games.unknown_game_message(data["game"])
+        raise src.fail("game", f"{unknown} (or sudoku, a puzzle study)")
     game = str(data["game"])
-    other = "catan" if game == "gallery" else "gallery"
-    hints = {
-        SETUP_KEY[other]: f" for {GAME_TITLES[game]} (use {SETUP_KEY[game]!r})",
-        GAMES_PER_SETUP_KEY[other]: (
-            f" for {GAME_TITLES[game]} (use {GAMES_PER_SETUP_KEY[game]!r})"
-        ),
-    }
-    allowed = [k for k in TOP_KEYS if k not in (SETUP_KEY[other], GAMES_PER_SETUP_KEY[other])]
+    described = games.get(game)
+    allowed = top_keys(game)
+    # Another game's setup keys (``deals`` in a Catan config): say which key this game uses.
+    hints: dict[str, str] = {}
+    for other in _other_games(game):
+        for theirs, mine in (
+            (other.setups_key, described.setups_key),
+            (other.games_per_setup_key, described.games_per_setup_key),
+        ):
+            if theirs not in allowed:
+                hints[theirs] = f" for {described.title} (use {mine!r})"
     src.known_keys(data, allowed, "", hints)
 
     name = src.string(data, "name", "", default=Path(label).stem)
@@ -113,9 +93,10 @@ def parse_experiment(
         f.name: src.value(data, f, "", key_name(f, game)) for f in checked_fields(ExperimentConfig)
     }
     players, setups = scalars["players"], scalars["setups"]
-    lo, hi = PLAYERS_BY_GAME[game]
-    if not lo <= players <= hi:
-        raise src.fail("players", f"{GAME_TITLES[game]} takes {lo}-{hi} players, got {players}")
+    try:
+        described.check_players(players)
+    except ValueError as exc:
+        raise src.fail("players", str(exc)) from None
 
     options = read_options(src, data.get("options", {}), game)
     listed = (
@@ -130,7 +111,7 @@ def parse_experiment(
         for i, entry in enumerate(src.tables(data, "sweep", "[[sweep]]")):
             conditions += _sweep(src, entry, i, game, players, setups, options)
     _unique(src, [c.name for c in conditions], "conditions")
-    registry = registry_of(game)
+    registry = described.agents
     lineups = tuple(
         _lineup(src, entry, i, players, registry)
         for i, entry in enumerate(src.tables(data, "lineups", "[[lineups]]"))
@@ -188,6 +169,10 @@ def _unique(src: Source, names: list[str], key: str) -> None:
         seen[n] = i
 
 
+def _other_games(game: str) -> list[Game]:
+    return [games.get(n) for n in games.names() if n != game]
+
+
 def _condition(
     src: Source,
     entry: Mapping[str, Any],
@@ -195,90 +180,34 @@ def _condition(
     game: str,
     players: int,
     setups: int,
-    options: GameOptions | GalleryOptions,
+    options: Any,
     where: str | None = None,
 ) -> Condition:
     where = where or f"conditions[{i}]."
-    src.known_keys(entry, CONDITION_KEYS, where)
+    described = games.get(game)
+    src.known_keys(entry, condition_keys(game), where)
     constraints = src.string(entry, "constraints", where)
     name = src.string(entry, "name", where, default=constraints)
-    sampler = src.choice(entry, "sampler", where, SAMPLERS_BY_GAME[game], DEFAULT_SAMPLER[game])
+    sampler = src.choice(entry, "sampler", where, described.samplers, described.default_sampler)
     params = read_params(src, entry.get("params", {}), where + "params")
     path = set_path(src, constraints)
     source = path if path is not None else constraints
-    objective: str | None = None
-    time_limit: float | None = None
-    if game == "catan":
-        try:
-            load_constraint_set(source)
-        except ConstraintSetError as exc:
-            raise src.fail(where + "constraints", str(exc)) from None
-        try:
-            cset: ConstraintSet | DealSet = load_constraint_set(source, dict(params), "params")
-        except ConstraintSetError as exc:
-            raise src.fail(where + "params", str(exc)) from None
-        assert isinstance(cset, ConstraintSet)
-        impossible = impossibility(cset)
-        if impossible:
-            raise src.fail(
-                where + ("params" if params else "constraints"),
-                f"{cset.label} has no board: {impossible}; loosen it",
-            )
-        if sampler in ("uniform", "rejection", "chain") and not cset.has_python_faces:
-            raise src.fail(
-                where + "sampler",
-                f"'{sampler}' needs a Python face for every constraint, and {cset.label} has "
-                f"raw MiniZinc constraints; use 'solver' (NOT uniform), 'enumerate' or 'optimise'",
-            )
-        if sampler == "optimise":
-            objective = src.choice(entry, "objective", where, list(OBJECTIVES), DEFAULT_OBJECTIVE)
-            if setups != 1:
-                raise src.fail(
-                    where + "sampler",
-                    f"'optimise' gives one board (the best one), but boards = {setups}; set "
-                    f"boards = 1 or use uniform, solver or enumerate",
-                )
-        elif "objective" in entry:
-            raise src.fail(where + "objective", "only with sampler = 'optimise'")
-        if "time_limit" in entry:
-            if sampler == "rejection":
-                raise src.fail(where + "time_limit", "not with sampler 'rejection' (no solver)")
-            value = entry["time_limit"]
-            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-                raise src.fail(where + "time_limit", f"expected seconds > 0, got {value!r}")
-            time_limit = float(value)
-    else:
-        for key in ("objective", "time_limit"):
-            if key in entry:
-                raise src.fail(where + key, "only for Catan board samplers")
-        try:
-            base = load_deal_set(source)
-        except DealConstraintError as exc:
-            raise src.fail(where + "constraints", str(exc)) from None
-        assert isinstance(options, GalleryOptions)
-        try:
-            ctx = DealContext(players, options.hand_size, options.symbols)
-        except DealConstraintError as exc:
-            raise src.fail("options.hand_size", str(exc)) from None
-        try:
-            base.bind(ctx)
-        except DealConstraintError as exc:
-            raise src.fail(where + "constraints", str(exc)) from None
-        try:
-            cset = as_deal_set(base, dict(params), "params")
-            cset.bind(ctx)
-        except DealConstraintError as exc:
-            raise src.fail(where + "params", str(exc)) from None
+    try:
+        cset = described.load_set(source, params, players=players, options=options)
+        settings = described.sampler_settings(cset, sampler, entry, setups)
+    except SetupSetError as exc:
+        at = exc.key if exc.key.startswith("options.") else where + exc.key
+        raise src.fail(at, str(exc)) from None
     rule_table = entry.get("options", {})
     if not isinstance(rule_table, dict):
         raise src.fail(
             where + "options", "expected a table of rule options, e.g. { vp_to_win = 9 }"
         )
     for key in rule_table:
-        if key in SETUP_OPTIONS[game]:
+        if key in described.setup_options:
             raise src.fail(
                 f"{where}options.{key}",
-                f"'{key}' shapes the {GAME_TITLES[game]} setups themselves, so every condition "
+                f"'{key}' shapes the {described.title} setups themselves, so every condition "
                 f"shares it: set it in [options]; a condition may set the other options",
             )
     cond_options = read_options(src, rule_table, game, where + "options", base=options)
@@ -290,8 +219,8 @@ def _condition(
         params,
         path,
         cset,
-        objective,
-        time_limit,
+        settings.get("objective"),
+        settings.get("time_limit"),
         cond_options,
         changes,
     )
@@ -304,11 +233,12 @@ def _sweep(
     game: str,
     players: int,
     setups: int,
-    options: GameOptions | GalleryOptions,
+    options: Any,
 ) -> tuple[Condition, ...]:
     """A ``[[sweep]]`` table expanded into one condition per value (named ``NAME=VALUE``)."""
     where = f"sweep[{i}]."
-    src.known_keys(entry, SWEEP_KEYS, where)
+    extra = games.get(game).condition_keys
+    src.known_keys(entry, sweep_keys(game), where)
     parameter = src.string(entry, "parameter", where)
     values = entry.get("values")
     if (
@@ -322,14 +252,15 @@ def _sweep(
             f"expected a list of two or more distinct numbers (a dose-response needs a numeric "
             f"axis), got {values!r}",
         )
-    base = {k: entry[k] for k in ("constraints", "sampler", "params", "time_limit") if k in entry}
+    base = {k: entry[k] for k in ("constraints", "sampler", "params", *extra) if k in entry}
     base.setdefault("constraints", src.string(entry, "constraints", where))
     label = src.string(entry, "name", where, default=parameter.rpartition(".")[2])
     if parameter.startswith("options."):
         option = parameter.removeprefix("options.")
-        names = [f.name for f in fields(OPTIONS_CLASS[game])]
-        if option not in names or option in SETUP_OPTIONS[game]:
-            settable = [n for n in names if n not in SETUP_OPTIONS[game]]
+        described = games.get(game)
+        names = described.option_names()
+        if option not in names or option in described.setup_options:
+            settable = [n for n in names if n not in described.setup_options]
             raise src.fail(
                 where + "parameter",
                 f"{parameter!r} is not a rule option a condition can set; options: "
@@ -362,18 +293,12 @@ def _check_sweep_parameter(
     src: Source, where: str, game: str, base: Mapping[str, Any], parameter: str
 ) -> None:
     """ConfigError unless ``parameter`` (``constraint.param``) belongs to the sweep's set."""
-    if game != "catan":
-        raise src.fail(
-            where + "parameter",
-            f"{parameter!r}: a Masters Gallery sweep varies a rule option ('options.NAME'); "
-            "deal-set parameters cannot be swept yet",
-        )
     constraints = str(base["constraints"])
     try:
-        cset = load_constraint_set(set_path(src, constraints) or constraints)
-    except ConstraintSetError as exc:
-        raise src.fail(where + "constraints", str(exc)) from None
-    known = [f"{c.name}.{p}" for c in cset.constraints for p in c.params]
+        known = games.get(game).set_parameters(set_path(src, constraints) or constraints)
+    except SetupSetError as exc:
+        message = f"{parameter!r}: {exc}" if exc.key == "parameter" else str(exc)
+        raise src.fail(where + exc.key, message) from None
     if parameter not in known:
         raise src.fail(
             where + "parameter",

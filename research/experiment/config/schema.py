@@ -13,13 +13,10 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from ludolab.envs.catan.engine import GameOptions
-from ludolab.envs.gallery.cards import symbols_from_mapping
-from ludolab.envs.gallery.engine import GalleryOptions
+from ludolab import games
 from ludolab.research.experiment.config.keys import Check, keys_of
 from ludolab.research.experiment.config.model import (
     NONE_WORD,
-    OPTIONS_CLASS,
     AgentLineup,
     Comparisons,
     Condition,
@@ -153,10 +150,6 @@ TOP_KEYS = (
     "game",
     "seed",
     "players",
-    "boards",
-    "deals",
-    "games_per_board",
-    "games_per_deal",
     "conditions",
     "lineups",
     "options",
@@ -168,17 +161,45 @@ TOP_KEYS = (
 )
 
 
+
+
+def _described(game: object) -> list[games.Game]:
+    # The game, or every registered one when ``game`` is not a registered name (such a config
+    # is refused for its game, not for its keys).
+    named = games.names()
+    return [games.get(str(game))] if game in named else [games.get(n) for n in named]
+
+
+def top_keys(game: object) -> tuple[str, ...]:
+    """The keys a config of ``game`` may hold at its top level: :data:`TOP_KEYS` with the
+    game's setup keys (``boards`` and ``games_per_board`` for Catan) after ``players``."""
+    setup_keys = dict.fromkeys(
+        k for g in _described(game) for k in (g.setups_key, g.games_per_setup_key)
+    )
+    i = TOP_KEYS.index("players") + 1
+    return (*TOP_KEYS[:i], *setup_keys, *TOP_KEYS[i:])
+
+
+def condition_keys(game: object) -> tuple[str, ...]:
+    """The keys a condition of ``game`` may hold: :data:`CONDITION_KEYS` with the settings the
+    game's samplers take (its ``condition_keys``) before ``options``."""
+    extra = dict.fromkeys(k for g in _described(game) for k in g.condition_keys)
+    return (*CONDITION_KEYS[:-1], *extra, CONDITION_KEYS[-1])
+
+
+def sweep_keys(game: object) -> tuple[str, ...]:
+    """The keys a ``[[sweep]]`` of ``game`` may hold: :data:`SWEEP_KEYS` with the game's
+    sampler settings after ``params``."""
+    extra = dict.fromkeys(k for g in _described(game) for k in g.condition_keys)
+    return (*SWEEP_KEYS[:4], *extra, *SWEEP_KEYS[4:])
+
+
 CONDITION_KEYS = keys_of(Condition)
-SETUP_OPTIONS: dict[str, tuple[str, ...]] = {
-    "catan": (),
-    "gallery": ("symbols", "hand_size", "deals", "rounds"),
-}
-"""Options that shape the setups themselves (Masters Gallery deals are dealt for a hand size,
-symbol table and dealing schedule): the same for every condition, so only in [options]."""
 
 
 LINEUP_KEYS = keys_of(AgentLineup)
-SWEEP_KEYS = ("name", "constraints", "sampler", "params", "time_limit", "parameter", "values")
+SWEEP_KEYS = ("name", "constraints", "sampler", "params", "parameter", "values")
+"""A sweep's keys, besides the sampler settings its game takes (its ``condition_keys``)."""
 
 
 COMPARISON_KEYS = keys_of(Comparisons)
@@ -189,11 +210,12 @@ def read_options(
     table: Any,
     game: str,
     where: str = "options",
-    base: GameOptions | GalleryOptions | None = None,
-) -> GameOptions | GalleryOptions:
-    """The options class built from ``table`` (on top of ``base`` when given); errors name
-    ``where.<key>``."""
-    cls = OPTIONS_CLASS[game]
+    base: Any = None,
+) -> Any:
+    """The game's rule options built from ``table`` (on top of ``base`` when given); errors
+    name ``where.<key>``."""
+    described = games.get(game)
+    cls = described.options_type
     if not isinstance(table, dict):
         raise src.fail(where, f"expected a table of {cls.__name__} fields")
     hints = typing.get_type_hints(cls)
@@ -205,13 +227,13 @@ def read_options(
                 f"{where}.{key}",
                 f"unknown {cls.__name__} option; allowed: {', '.join(names)}",
             )
-        if cls is GalleryOptions and key == "symbols" and isinstance(value, dict):
-            # the symbols table by artist name: [options.symbols.Yoko] draw = 2
-            try:
-                values[key] = symbols_from_mapping(value, where=f"{where}.symbols")
-            except ValueError as exc:
-                at, _, message = str(exc).partition(": ")  # "options.symbols.Yoko: ..."
-                raise src.fail(at, message) from None
+        try:
+            given = described.option_from_config(key, value, where)
+        except ValueError as exc:
+            at, _, message = str(exc).partition(": ")  # "options.symbols.Yoko: ..."
+            raise src.fail(at, message) from None
+        if given is not value:  # the game read it (a table TOML cannot write as the type)
+            values[key] = given
             continue
         try:
             values[key] = convert(value, hints[key])

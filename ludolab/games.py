@@ -1,0 +1,353 @@
+"""The game protocol: what ludolab's generic layers know of a game, and the registry that finds
+games.
+
+A game is one :class:`Game` object, registered once under the entry-point group
+:data:`ENTRY_POINT_GROUP` (``ludolab.games``). The built-in games register exactly as a package
+from outside does, in its ``pyproject.toml``::
+
+    [project.entry-points."ludolab.games"]
+    mygame = "mygame.ludolab:GAME"        # a Game instance (or a Game subclass)
+
+after which ``game = "mygame"`` in an experiment config, or ``ludolab ladder mygame``, plays it.
+The runner, the statistics, the reports and the command line ask :func:`get` for the game and
+then use only what :class:`Game` declares; they never name a game.
+
+The protocol is versioned (:data:`PROTOCOL_VERSION`): a game states the version it was written
+for in :attr:`Game.protocol`, and the registry refuses one written for another version with a
+message saying which.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, is_dataclass
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from ludolab.envs.agents import Agent, AgentRegistry
+
+PROTOCOL_VERSION = 1
+"""The version of the protocol this ludolab speaks."""
+
+ENTRY_POINT_GROUP = "ludolab.games"
+"""The entry-point group games register under."""
+
+
+class UnknownGameError(ValueError):
+    """A game name no installed package registers; the message lists the registered ones."""
+
+
+class SetupSetError(ValueError):
+    """A condition's constraint set (or its sampler's settings) that cannot be used.
+
+    Attributes:
+        key: the key to blame, relative to the condition's table (``constraints``, ``params``,
+            ``objective``...), or a top-level path (``options.hand_size``) when the set is
+            fine and a rule option makes it unusable.
+    """
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+class GameRegistrationError(RuntimeError):
+    """An entry point of :data:`ENTRY_POINT_GROUP` that is not a usable game."""
+
+
+@dataclass(frozen=True)
+class SetupDraw:
+    """What a game's sampler drew for one condition.
+
+    Attributes:
+        setups: the setups, in draw order (objects of the game's setup type, each with an
+            ``id`` and ``to_dict()``).
+        method: the sampling method that ran (a sampler may hand over to another, e.g.
+            ``uniform`` running as exact rejection).
+        uniform: True when the setups are uniform draws from the set's setups.
+        acceptance: the share of candidate setups the set accepts (exact or estimated), or
+            None when unknown.
+        seconds: wall-clock time of the draw, in seconds.
+        notes: what the reader of a report should know about the draw, one sentence each.
+        diagnostics: the sampler's own record (e.g. a Markov chain's convergence), or None.
+    """
+
+    setups: list[Any]
+    method: str
+    uniform: bool
+    acceptance: float | None
+    seconds: float
+    notes: list[str] = field(default_factory=list)
+    diagnostics: Any = None
+
+
+class Game(ABC):
+    """One game, as ludolab's generic layers see it (protocol version 1).
+
+    Subclass it, fill in the class attributes, implement the abstract methods, and register
+    an instance under :data:`ENTRY_POINT_GROUP`. Methods import the game's modules when called,
+    so that looking a game up (``ludolab --help`` lists them all) stays cheap.
+
+    Class attributes:
+        protocol: the protocol version the game is written for.
+        name: the registry name, as configs and the command line write it (lower case, no
+            spaces), e.g. ``"catan"``.
+        title: the name in prose, e.g. ``"Catan"``.
+        min_players, max_players: the seats a game may have (inclusive).
+        default_players: the seats when nobody says.
+        setup_noun, setup_plural: what one setup is called (``"board"``, ``"boards"``); the
+            config keys are ``<setup_plural>`` (setups per condition) and
+            ``games_per_<setup_noun>``, and a run stores its setups in ``<setup_plural>.jsonl``.
+        score_unit: what a final score counts, e.g. ``"VP"`` or ``"money"``.
+        setup_options: the rule options that shape the setups themselves (so every condition of
+            a run shares them).
+        default_sampler: the sampler a condition uses when it names none (one of
+            :attr:`samplers`).
+    """
+
+    protocol: ClassVar[int] = PROTOCOL_VERSION
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+    setup_noun: ClassVar[str] = "setup"
+    setup_plural: ClassVar[str] = "setups"
+    score_unit: ClassVar[str] = "points"
+    setup_options: ClassVar[tuple[str, ...]] = ()
+    default_sampler: ClassVar[str]
+
+    # -- static facts derived from the attributes ------------------------------------------
+
+    @property
+    def players(self) -> range:
+        """The seat counts the game allows."""
+        return range(self.min_players, self.max_players + 1)
+
+    @property
+    def setups_key(self) -> str:
+        """The config key for setups per condition (``boards``)."""
+        return self.setup_plural
+
+    @property
+    def games_per_setup_key(self) -> str:
+        """The config key for game seeds per setup (``games_per_board``)."""
+        return f"games_per_{self.setup_noun}"
+
+    @property
+    def setups_file(self) -> str:
+        """The file a run keeps its setups in (``boards.jsonl``)."""
+        return f"{self.setup_plural}.jsonl"
+
+    def check_players(self, players: int) -> None:
+        """Raise ValueError (``"Catan takes 2-4 players, got 5"``) unless ``players`` fits."""
+        if players not in self.players:
+            raise ValueError(
+                f"{self.title} takes {self.min_players}-{self.max_players} players, got {players}"
+            )
+
+    # -- rules ---------------------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def options_type(self) -> type:
+        """The rule options: a frozen dataclass whose defaults are the published rules."""
+
+    @property
+    def option_units(self) -> Mapping[str, str]:
+        """The unit of each numeric rule option (``{"vp_to_win": "VP"}``); empty if none."""
+        return {}
+
+    def default_options(self) -> Any:
+        """The published rules: the options type with every default."""
+        return self.options_type()
+
+    def option_names(self) -> list[str]:
+        """The rule options' names, in declaration order."""
+        cls = self.options_type
+        return [f.name for f in fields(cls)] if is_dataclass(cls) else []
+
+    def option_from_config(self, name: str, value: Any, where: str) -> Any:
+        """Rule option ``name`` from its config (TOML) value, where TOML cannot write the
+        option's type directly (a table keyed by names, say); ValueError ``"<where>.<part>:
+        what is wrong"`` if it is not one. The default takes the value as it is."""
+        return value
+
+    # -- setups --------------------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def setup_type(self) -> type:
+        """The class of a setup: it has an ``id`` (a string that is equal for equal setups)
+        and ``to_dict()`` (its JSON form); a setup dealt for a number of seats says how many
+        in ``n_players``."""
+
+    @abstractmethod
+    def setup_from_dict(self, data: Mapping[str, Any], where: str = "") -> Any:
+        """A setup from its JSON form (``setup.to_dict()``); a ValueError naming ``where``
+        (file and line) and the field if ``data`` is not one."""
+
+    @property
+    @abstractmethod
+    def samplers(self) -> tuple[str, ...]:
+        """The names of the samplers that draw the game's setups from a constraint set, as a
+        condition's ``sampler`` key takes them."""
+
+    @abstractmethod
+    def fair_setup(self, players: int, seed: int, options: Any = None) -> Any:
+        """The setup the published rules prescribe for ``players`` seats, drawn from ``seed``
+        (a fair shuffle): what a game is played on when no setup is given."""
+
+    # -- constraint sets and samplers ------------------------------------------------------
+
+    condition_keys: ClassVar[tuple[str, ...]] = ()
+    """Keys a condition may hold beyond the common ones, read by :meth:`sampler_settings`
+    (Catan: ``objective``, ``time_limit``)."""
+
+    def shipped_sets(self) -> list[str]:
+        """The names of the constraint sets the game ships, which a condition may name instead
+        of a file."""
+        return []
+
+    @abstractmethod
+    def load_set(
+        self, source: str | Path, params: Mapping[str, Any], *, players: int, options: Any
+    ) -> Any:
+        """The constraint set ``source`` names (a shipped set's name, or a file) with
+        ``params`` (flat ``{"constraint.param": value}``) applied, ready to draw setups for
+        ``players`` seats under rule ``options``. SetupSetError naming the key to blame when
+        it cannot be used (unknown, malformed, or provably without a setup)."""
+
+    @abstractmethod
+    def set_as_data(self, cset: Any) -> dict[str, Any]:
+        """The set from :meth:`load_set` as plain JSON data (its name, description and every
+        constraint with its parameters): what a run's resolved config records, and hashes."""
+
+    def set_parameters(self, source: str | Path) -> list[str]:
+        """The parameters (``constraint.param``) of the set ``source`` that a sweep may vary;
+        SetupSetError (key ``constraints``, or ``parameter`` when the game's sets cannot be
+        swept) otherwise."""
+        raise SetupSetError("parameter", f"{self.title} constraint sets have no parameters")
+
+    def sampler_settings(
+        self, cset: Any, sampler: str, table: Mapping[str, Any], setups: int
+    ) -> dict[str, Any]:
+        """The settings of ``sampler`` from a condition's ``table`` (its keys among
+        :attr:`condition_keys`), checked against the set and the setups asked for;
+        SetupSetError naming the key otherwise. The default takes the values as written."""
+        return {key: table[key] for key in self.condition_keys if key in table}
+
+    @abstractmethod
+    def draw_setups(
+        self,
+        cset: Any,
+        n: int,
+        sampler: str,
+        seed: int,
+        *,
+        players: int,
+        options: Any,
+        settings: Mapping[str, Any],
+    ) -> SetupDraw:
+        """``n`` setups for ``players`` seats drawn from ``cset`` (from :meth:`load_set`) by
+        ``sampler`` with ``settings`` (from :meth:`sampler_settings`), every random choice from
+        ``seed``. May give fewer (a sampler that lists a small set), with a note saying so."""
+
+    # -- play ----------------------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def agents(self) -> AgentRegistry:
+        """The game's agents, by name (``random``, ``greedy``, ...)."""
+
+    @abstractmethod
+    def play(self, setup: Any, agents: Sequence[Agent], seed: int, options: Any = None) -> Any:
+        """Play one game on ``setup`` with ``agents`` (one per seat, fresh, in seat order) and
+        game seed ``seed`` under rule ``options`` (None: the published rules); the game's
+        record, a dataclass with ``seed``, ``agents`` (the agents' spec strings) and
+        ``to_dict()``. The same arguments give the same record, field for field."""
+
+    @property
+    @abstractmethod
+    def record_type(self) -> type:
+        """The dataclass :meth:`play` returns (its fields are a run's ``games.parquet`` columns
+        after the plan's own)."""
+
+    def __repr__(self) -> str:
+        return f"<ludolab game {self.name!r} ({self.title})>"
+
+
+def _load(entry: Any) -> Game:
+    try:
+        obj = entry.load()
+    except Exception as exc:  # an outside package's import error: say whose
+        raise GameRegistrationError(
+            f"the game {entry.name!r} ({entry.value}, entry point group {ENTRY_POINT_GROUP}) "
+            f"cannot be loaded: {type(exc).__name__}: {exc}"
+        ) from exc
+    game = obj() if isinstance(obj, type) and issubclass(obj, Game) else obj
+    if not isinstance(game, Game):
+        raise GameRegistrationError(
+            f"the entry point {entry.name!r} = {entry.value} (group {ENTRY_POINT_GROUP}) is "
+            f"{type(game).__name__}, not a ludolab.games.Game"
+        )
+    if game.protocol != PROTOCOL_VERSION:
+        raise GameRegistrationError(
+            f"the game {entry.name!r} ({entry.value}) is written for game protocol "
+            f"{game.protocol}; this ludolab speaks version {PROTOCOL_VERSION}"
+        )
+    if game.name != entry.name:
+        raise GameRegistrationError(
+            f"the entry point {entry.name!r} = {entry.value} registers a game named "
+            f"{game.name!r}; the two names must be the same"
+        )
+    return game
+
+
+@cache
+def _entries() -> dict[str, Any]:
+    return {e.name: e for e in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name)}
+
+
+def names() -> list[str]:
+    """The registered games' names, sorted (nothing is imported)."""
+    return list(_entries())
+
+
+@cache
+def get(name: str) -> Game:
+    """The registered game ``name``; UnknownGameError listing the registered games if none."""
+    entry = _entries().get(name)
+    if entry is None:
+        raise UnknownGameError(unknown_game_message(name))
+    return _load(entry)
+
+
+def unknown_game_message(name: object) -> str:
+    """``"unknown game 'chess'; the registered games are catan, gallery"`` (one line)."""
+    known = ", ".join(names()) or "none (is ludolab installed with pip install -e .?)"
+    return f"unknown game {name!r}; the registered games are {known}"
+
+
+def registered() -> dict[str, Game]:
+    """Every registered game, by name (each is imported)."""
+    return {name: get(name) for name in names()}
+
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "PROTOCOL_VERSION",
+    "Game",
+    "GameRegistrationError",
+    "SetupDraw",
+    "SetupSetError",
+    "UnknownGameError",
+    "get",
+    "names",
+    "registered",
+    "unknown_game_message",
+]

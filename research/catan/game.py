@@ -1,0 +1,213 @@
+"""Catan as a ludolab game: the description the generic layers read (``ludolab.games``).
+
+Registered under the entry point ``catan`` of the group ``ludolab.games`` (``pyproject.toml``),
+as any game from outside registers. The rules as the engine plays them are in
+``docs/rules/catan.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ludolab.games import Game, SetupDraw, SetupSetError
+
+# Samplers that check every board against the set in Python, so every constraint needs its
+# Python face.
+_PYTHON_SAMPLERS = ("uniform", "rejection", "chain")
+DEFAULT_OBJECTIVE = "pip-spread"
+"""What the ``optimise`` sampler optimises when a condition names no objective."""
+
+
+class Catan(Game):
+    """The Settlers of Catan base game on boards drawn from constraint sets."""
+
+    name = "catan"
+    title = "Catan"
+    min_players = 2
+    max_players = 4
+    default_players = 4
+    setup_noun = "board"
+    setup_plural = "boards"
+    default_sampler = "uniform"
+    score_unit = "VP"
+    condition_keys = ("objective", "time_limit")
+
+    @property
+    def options_type(self) -> type:
+        from ludolab.envs.catan.options import GameOptions
+
+        return GameOptions
+
+    @property
+    def option_units(self) -> Mapping[str, str]:
+        from ludolab.envs.catan.options import OPTION_UNITS
+
+        return OPTION_UNITS
+
+    @property
+    def setup_type(self) -> type:
+        from ludolab.envs.catan.board import Board
+
+        return Board
+
+    def setup_from_dict(self, data: Mapping[str, Any], where: str = "") -> Any:
+        from ludolab.envs.catan.board import Board
+
+        return Board.from_dict(data, where or "<board>")
+
+    @property
+    def samplers(self) -> tuple[str, ...]:
+        from ludolab.research.catan.samplers import SAMPLERS
+
+        return tuple(SAMPLERS)
+
+    def shipped_sets(self) -> list[str]:
+        from ludolab.research.set_names import constraint_set_names
+
+        return constraint_set_names()
+
+    def load_set(
+        self, source: str | Path, params: Mapping[str, Any], *, players: int, options: Any
+    ) -> Any:
+        from ludolab.research.catan.constraint_set import ConstraintSetError, load_constraint_set
+        from ludolab.research.catan.feasibility import impossibility
+
+        try:
+            load_constraint_set(source)
+        except ConstraintSetError as exc:
+            raise SetupSetError("constraints", str(exc)) from None
+        try:
+            cset = load_constraint_set(source, dict(params), "params")
+        except ConstraintSetError as exc:
+            raise SetupSetError("params", str(exc)) from None
+        impossible = impossibility(cset)
+        if impossible:
+            raise SetupSetError(
+                "params" if params else "constraints",
+                f"{cset.label} has no board: {impossible}; loosen it",
+            )
+        return cset
+
+    def set_as_data(self, cset: Any) -> dict[str, Any]:
+        return {
+            "name": cset.name,
+            "description": cset.description,
+            "layout": cset.layout,
+            "constraints": [c.describe() for c in cset.constraints],
+            "minizinc": [{"code": r.code, "reads": sorted(r.reads)} for r in cset.raw],
+        }
+
+    def set_parameters(self, source: str | Path) -> list[str]:
+        from ludolab.research.catan.constraint_set import ConstraintSetError, load_constraint_set
+
+        try:
+            cset = load_constraint_set(source)
+        except ConstraintSetError as exc:
+            raise SetupSetError("constraints", str(exc)) from None
+        return [f"{c.name}.{p}" for c in cset.constraints for p in c.params]
+
+    def sampler_settings(
+        self, cset: Any, sampler: str, table: Mapping[str, Any], setups: int
+    ) -> dict[str, Any]:
+        from ludolab.research.catan.constraints import OBJECTIVES
+
+        if sampler in _PYTHON_SAMPLERS and not cset.has_python_faces:
+            raise SetupSetError(
+                "sampler",
+                f"'{sampler}' needs a Python face for every constraint, and {cset.label} has "
+                f"raw MiniZinc constraints; use 'solver' (NOT uniform), 'enumerate' or 'optimise'",
+            )
+        objective: str | None = None
+        if sampler == "optimise":
+            objective = table.get("objective", DEFAULT_OBJECTIVE)
+            if objective not in OBJECTIVES:
+                raise SetupSetError(
+                    "objective", f"{objective!r} is not one of {', '.join(OBJECTIVES)}"
+                )
+            if setups != 1:
+                raise SetupSetError(
+                    "sampler",
+                    f"'optimise' gives one board (the best one), but boards = {setups}; set "
+                    f"boards = 1 or use uniform, solver or enumerate",
+                )
+        elif "objective" in table:
+            raise SetupSetError("objective", "only with sampler = 'optimise'")
+        time_limit: float | None = None
+        if "time_limit" in table:
+            if sampler == "rejection":
+                raise SetupSetError("time_limit", "not with sampler 'rejection' (no solver)")
+            value = table["time_limit"]
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise SetupSetError("time_limit", f"expected seconds > 0, got {value!r}")
+            time_limit = float(value)
+        return {"objective": objective, "time_limit": time_limit}
+
+    def draw_setups(
+        self,
+        cset: Any,
+        n: int,
+        sampler: str,
+        seed: int,
+        *,
+        players: int,
+        options: Any,
+        settings: Mapping[str, Any],
+    ) -> SetupDraw:
+        from ludolab.research.catan.generate import generate_boards
+
+        boards, report = generate_boards(
+            cset,
+            None if sampler == "optimise" else n,
+            sampler,
+            seed,
+            objective=settings.get("objective") or DEFAULT_OBJECTIVE,
+            time_limit=settings.get("time_limit"),
+        )
+        boards = list(boards)
+        notes = list(report.notes)
+        distinct = len({b.id for b in boards})
+        if distinct < n and sampler in ("enumerate", "optimise"):
+            notes.append(
+                f"the {sampler} sampler gave {distinct} board(s), not {n}: games are spread "
+                f"over those"
+            )
+        method = sampler
+        if report.method and report.method != sampler:
+            method = f"{sampler} ({report.method})"
+        return SetupDraw(
+            boards,
+            method,
+            report.uniform,
+            report.acceptance,
+            report.seconds,
+            notes,
+            report.chain,
+        )
+
+    def fair_setup(self, players: int, seed: int, options: Any = None) -> Any:
+        from ludolab.research.catan.samplers import fair_board
+
+        return fair_board(seed)
+
+    @property
+    def agents(self) -> Any:
+        from ludolab.envs.catan.agents import REGISTRY
+
+        return REGISTRY
+
+    def play(self, setup: Any, agents: Sequence[Any], seed: int, options: Any = None) -> Any:
+        from ludolab.envs.catan.play import play_game
+
+        return play_game(setup, agents, seed, options)
+
+    @property
+    def record_type(self) -> type:
+        from ludolab.envs.catan.record import GameRecord
+
+        return GameRecord
+
+
+GAME = Catan()
+"""The registered description (entry point ``catan``)."""

@@ -1,0 +1,177 @@
+"""Modern Art: Masters Gallery as a ludolab game: the description the generic layers read
+(``ludolab.games``).
+
+Registered under the entry point ``gallery`` of the group ``ludolab.games`` (``pyproject.toml``),
+as any game from outside registers. The rules as the engine plays them are in
+``docs/rules/masters-gallery.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ludolab.games import Game, SetupDraw, SetupSetError
+
+
+class MastersGallery(Game):
+    """Masters Gallery on deals (the round-1 hands and the deck) drawn from deal sets."""
+
+    name = "gallery"
+    title = "Masters Gallery"
+    min_players = 2
+    max_players = 5
+    default_players = 2
+    setup_noun = "deal"
+    setup_plural = "deals"
+    default_sampler = "auto"
+    score_unit = "money"
+    # A deal is dealt for a hand size and card mix, and holds the cards of every round.
+    setup_options = ("symbols", "hand_size", "deals", "rounds")
+
+    @property
+    def options_type(self) -> type:
+        from ludolab.envs.gallery.engine import GalleryOptions
+
+        return GalleryOptions
+
+    @property
+    def option_units(self) -> Mapping[str, str]:
+        from ludolab.envs.gallery.engine import OPTION_UNITS
+
+        return OPTION_UNITS
+
+    def option_from_config(self, name: str, value: Any, where: str) -> Any:
+        if name == "symbols" and isinstance(value, dict):
+            # the symbols table by artist name: [options.symbols.Yoko] draw = 2
+            from ludolab.envs.gallery.cards import symbols_from_mapping
+
+            return symbols_from_mapping(value, where=f"{where}.symbols")
+        return value
+
+    @property
+    def setup_type(self) -> type:
+        from ludolab.envs.gallery.deal import Deal
+
+        return Deal
+
+    def setup_from_dict(self, data: Mapping[str, Any], where: str = "") -> Any:
+        from ludolab.envs.gallery.deal import Deal
+
+        return Deal.from_dict(data, where or "<deal>")
+
+    @property
+    def samplers(self) -> tuple[str, ...]:
+        from ludolab.research.gallery.deals import METHODS
+
+        return tuple(METHODS)
+
+    def shipped_sets(self) -> list[str]:
+        from ludolab.research.set_names import deal_set_names
+
+        return deal_set_names()
+
+    def load_set(
+        self, source: str | Path, params: Mapping[str, Any], *, players: int, options: Any
+    ) -> Any:
+        from ludolab.research.gallery.deals import (
+            DealConstraintError,
+            DealContext,
+            as_deal_set,
+            load_deal_set,
+        )
+
+        try:
+            base = load_deal_set(source)
+        except DealConstraintError as exc:
+            raise SetupSetError("constraints", str(exc)) from None
+        try:
+            ctx = DealContext(players, options.hand_size, options.symbols)
+        except DealConstraintError as exc:
+            raise SetupSetError("options.hand_size", str(exc)) from None
+        try:
+            base.bind(ctx)
+        except DealConstraintError as exc:
+            raise SetupSetError("constraints", str(exc)) from None
+        try:
+            cset = as_deal_set(base, dict(params), "params")
+            cset.bind(ctx)
+        except DealConstraintError as exc:
+            raise SetupSetError("params", str(exc)) from None
+        return cset
+
+    def set_as_data(self, cset: Any) -> dict[str, Any]:
+        return {
+            "name": cset.name,
+            "description": cset.description,
+            "constraints": [{"name": n, **params} for n, params in cset.entries],
+        }
+
+    def set_parameters(self, source: str | Path) -> list[str]:
+        raise SetupSetError(
+            "parameter",
+            "a Masters Gallery sweep varies a rule option ('options.NAME'); deal-set parameters "
+            "cannot be swept yet",
+        )
+
+    def draw_setups(
+        self,
+        cset: Any,
+        n: int,
+        sampler: str,
+        seed: int,
+        *,
+        players: int,
+        options: Any,
+        settings: Mapping[str, Any],
+    ) -> SetupDraw:
+        from ludolab.research.gallery.deals import generate_deals
+
+        deals, report = generate_deals(
+            cset,
+            players,
+            n,
+            seed,
+            method=sampler,
+            symbols=options.symbols,
+            hand_size=options.hand_size,
+        )
+        if report.exact_probability is not None:
+            acceptance = report.exact_probability
+        else:
+            acceptance = report.acceptance if report.method == "rejection" else 1.0
+        return SetupDraw(
+            list(deals),
+            report.method,
+            report.uniform,
+            acceptance,
+            report.seconds,
+            list(report.notes),
+        )
+
+    def fair_setup(self, players: int, seed: int, options: Any = None) -> Any:
+        from ludolab.envs.gallery.deal import shuffled_deal
+
+        return shuffled_deal(players, seed)
+
+    @property
+    def agents(self) -> Any:
+        from ludolab.envs.gallery.agents import REGISTRY
+
+        return REGISTRY
+
+    def play(self, setup: Any, agents: Sequence[Any], seed: int, options: Any = None) -> Any:
+        from ludolab.envs.gallery.play import play_game
+
+        return play_game(setup, agents, seed, options)
+
+    @property
+    def record_type(self) -> type:
+        from ludolab.envs.gallery.record import GalleryRecord
+
+        return GalleryRecord
+
+
+GAME = MastersGallery()
+"""The registered description (entry point ``gallery``)."""
