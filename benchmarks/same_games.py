@@ -6,8 +6,10 @@
 A run is a folder ``ludolab run`` wrote (``games.parquet`` and the setups file beside it). The
 setups must be equal line for line, and ``games.parquet`` equal row for row in every column of
 the old run, a column the record core renamed being compared under its new name
-(:data:`RENAMED`). With ``--root``/``--new``, every run folder under ROOT is compared with the
-folder at the same relative path under NEW. Prints one line per pair and exits 1 if any differs.
+(:data:`RENAMED`), and the core fields a game's old record lacked checked against the columns
+they follow from (:data:`ADDED`). With ``--root``/``--new``, every run folder under ROOT is
+compared with the folder at the same relative path under NEW. Prints one line per pair and
+exits 1 if any differs.
 
 This is how a change that must not move a game (the game protocol of issue 49, a refactor of
 an engine) is checked against the shipped experiments run before it.
@@ -17,12 +19,44 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from itertools import accumulate
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 
-RENAMED: dict[str, str] = {}
-"""Old column name -> new, for the fields the game protocol's record core renamed."""
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _cumulative(rows: list[list[int]]) -> list[list[int]]:
+    def add(a: list[int], b: list[int]) -> list[int]:
+        return [x + y for x, y in zip(a, b, strict=True)]
+
+    return [list(r) for r in accumulate(rows, add)]
+
+
+RENAMED: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "board_id": ("setup_id", _same),
+    "deal_id": ("setup_id", _same),
+    "winner": ("winners", lambda w: [] if w is None else [w]),
+    "final_vp": ("final_scores", _same),
+    "vp_by_turn": ("score_by_step", _same),
+    "round_scores": ("score_by_step", _cumulative),
+}
+"""Old column -> (its name in the record core, the old value as the new one), for the fields
+the game protocol's record core (issue 49) renamed: Catan's single ``winner`` became the list
+``winners``; Masters Gallery's money per round became the money earned up to each round."""
+
+ADDED: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "turns": ("turns_per_round", sum),
+    "rounds": ("turns_per_round", len),
+    "truncated": ("turns_per_round", lambda _: False),
+}
+"""Core fields a game's old record did not have -> (the old column they follow from, how):
+Masters Gallery's ``turns``, ``rounds`` and ``truncated``."""
 
 
 def setups_file(run: Path) -> Path | None:
@@ -43,19 +77,23 @@ def compare(base: Path, new: Path) -> list[str]:
     old, now = pq.read_table(base / "games.parquet"), pq.read_table(new / "games.parquet")
     if old.num_rows != now.num_rows:
         return [*problems, f"{old.num_rows} games before, {now.num_rows} now"]
-    for column in old.column_names:
-        name = RENAMED.get(column, column)
+    checks = [(column, *RENAMED.get(column, (column, _same))) for column in old.column_names]
+    checks += [
+        (source, column, how)
+        for column, (source, how) in ADDED.items()
+        if column not in old.column_names and source in old.column_names
+    ]
+    for column, name, how in checks:
         if name not in now.column_names:
             problems.append(f"column {column!r} ({name!r} now) is gone")
-        elif old.column(column).to_pylist() != now.column(name).to_pylist():
-            rows = [
-                i
-                for i, (a, b) in enumerate(
-                    zip(old.column(column).to_pylist(), now.column(name).to_pylist(), strict=True)
-                )
-                if a != b
-            ]
-            problems.append(f"column {column!r}: {len(rows)} games differ, first row {rows[0]}")
+            continue
+        expected = [how(v) for v in old.column(column).to_pylist()]
+        got = now.column(name).to_pylist()
+        rows = [i for i, (a, b) in enumerate(zip(expected, got, strict=True)) if a != b]
+        if rows:
+            problems.append(
+                f"column {name!r} (from {column!r}): {len(rows)} games differ, first row {rows[0]}"
+            )
     return problems
 
 

@@ -7,7 +7,7 @@ A study in a few lines (the README has more recipes):
     boards = ludolab.generate("balanced", n=50, seed=1)           # uniform draws from the set
     games = ludolab.simulate("catan", ["greedy"] * 4, 200, setups=boards, condition="balanced")
     games.games        # one row per game (pandas)
-    games.per_seat     # one row per seat of every game: seat, agent, won, final_vp, ...
+    games.per_seat     # one row per seat of every game: seat, agent, won, final_score, ...
     games.metrics      # the game-quality metrics per game
 
     run = ludolab.run("experiments/quickstart.toml")   # or a dict with the file's contents

@@ -37,6 +37,27 @@ ENTRY_POINT_GROUP = "ludolab.games"
 """The entry-point group games register under."""
 
 
+RECORD_CORE: dict[str, str] = {
+    "setup_id": "str: the id of the setup played (equal for equal setups)",
+    "seed": "int: the game seed",
+    "agents": "tuple[str, ...]: the agent spec of each seat, in seat order",
+    "winners": "tuple[int, ...]: the winning seats (several for a shared win; none when the "
+    "game was cut off)",
+    "final_scores": "tuple[int | float, ...]: each seat's score at the end (the game's "
+    "score_unit)",
+    "score_by_step": "tuple[tuple[int | float, ...], ...]: each seat's score after every step "
+    "of the game (a player turn, a round: whatever the game's steps are), shape (steps, "
+    "players); the score before the first step is the same for every seat",
+    "turns": "int: turns played (the game's unit of length)",
+    "rounds": "int: rounds played",
+    "n_actions": "int: decisions taken, every seat's",
+    "truncated": "bool: the game was cut off (a turn limit) rather than won",
+}
+"""The fields every game's record has, first and in this order, with their types and meaning:
+what the metrics, the ladder, ``simulate``'s summary and the reports read. A game's own fields
+follow them."""
+
+
 class UnknownGameError(ValueError):
     """A game name no installed package registers; the message lists the registered ones."""
 
@@ -268,8 +289,8 @@ class Game(ABC):
     def play(self, setup: Any, agents: Sequence[Agent], seed: int, options: Any = None) -> Any:
         """Play one game on ``setup`` with ``agents`` (one per seat, fresh, in seat order) and
         game seed ``seed`` under rule ``options`` (None: the published rules); the game's
-        record, a dataclass with ``seed``, ``agents`` (the agents' spec strings) and
-        ``to_dict()``. The same arguments give the same record, field for field."""
+        record: a dataclass whose first fields are :data:`RECORD_CORE`, with ``to_dict()``. The
+        same arguments give the same record, field for field."""
 
     @property
     @abstractmethod
@@ -341,6 +362,7 @@ def registered() -> dict[str, Game]:
 __all__ = [
     "ENTRY_POINT_GROUP",
     "PROTOCOL_VERSION",
+    "RECORD_CORE",
     "Game",
     "GameRegistrationError",
     "SetupDraw",

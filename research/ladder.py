@@ -122,10 +122,9 @@ def play_ladder_task(task: LadderTask) -> pa.Table:
 
 
 def _play(game: str, setup: Any, seats: list[str], seed: int, options: Any) -> tuple[list, list]:
-    """Each seat's score (Catan: victory points; Gallery: money) and the seats that won."""
+    """Each seat's score (the record core's final scores) and the seats that won."""
     record = play_one(game, setup, seats, seed, options)
-    scores = record.final_vp if game == "catan" else record.final_scores
-    return list(scores), winners(record)
+    return list(record.final_scores), winners(record)
 
 
 def _places(scores: Sequence[float], won: Sequence[int]) -> list[int]:

@@ -29,8 +29,7 @@ SEAT_ROW_KEYS = (
     "rotation",
     "setup",
     "game",
-    "board_id",
-    "deal_id",
+    "setup_id",
     "seed",
 )
 
@@ -184,11 +183,9 @@ def play_one(game: str, setup: Any, specs: Sequence[str], seed: int, options: An
 
 
 def winners(record: Any) -> list[int]:
-    """The winning seats of a Catan or Masters Gallery record (several for a shared Gallery
-    win; none for a Catan game cut off at the turn limit)."""
-    if hasattr(record, "winners"):
-        return list(record.winners)
-    return [] if record.winner is None else [record.winner]
+    """The winning seats of a game's record (its core ``winners``: several for a shared win,
+    none for a game cut off)."""
+    return list(record.winners)
 
 
 def play_batch(task: BatchTask) -> pa.Table:
@@ -260,6 +257,15 @@ class SeatRows:
         """A list column holding one ``width``-long list per seat, as a (R, width) array."""
         seats = pc.list_flatten(self.table.column(column).combine_chunks())
         return np.asarray(pc.list_flatten(seats)).reshape(-1, width)
+
+    def won(self) -> np.ndarray:
+        """(R,) bool: whether the row's seat is among its game's ``winners`` (the record
+        core's list column)."""
+        winners = self.table.column("winners").combine_chunks()
+        out = np.zeros(len(self.seat), dtype=bool)
+        game = np.asarray(pc.list_parent_indices(winners), dtype=np.int64)
+        out[self.first_row[game] + np.asarray(pc.list_flatten(winners), dtype=np.int64)] = True
+        return out
 
     def is_seat(self, column: str) -> np.ndarray:
         """(R,) bool: whether a nullable per-game seat column (winner, a holder) names the row's

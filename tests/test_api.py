@@ -58,14 +58,14 @@ def test_simulate_plays_the_games_of_the_engine_loop_with_keys() -> None:
     frame = games.games
     assert list(frame["condition"]) == ["fair"] * 7
     assert list(frame["setup"]) == [0, 1, 0, 1, 0, 1, 0]
-    assert list(frame["board_id"]) == [boards[i % 2].id for i in range(7)]
+    assert list(frame["setup_id"]) == [boards[i % 2].id for i in range(7)]
 
 
 def test_simulate_gives_the_same_games_for_any_number_of_workers() -> None:
     one = ludolab.simulate("gallery", ["greedy", "random", "random"], 12, seed=9)
     two = ludolab.simulate("gallery", ["greedy", "random", "random"], 12, seed=9, workers=2)
     assert one.table.to_pylist() == two.table.to_pylist()
-    assert len(set(one.games["deal_id"])) == 12  # None: a fair deal per game
+    assert len(set(one.games["setup_id"])) == 12  # None: a fair deal per game
 
 
 def test_the_per_seat_table_agrees_with_the_records() -> None:
@@ -77,8 +77,8 @@ def test_the_per_seat_table_agrees_with_the_records() -> None:
     assert list(seats["agent"]) == ["greedy", "random", "greedy", "random"] * 10
     for row in frame.itertuples():
         mine = seats[seats["game"] == row.game]
-        assert list(mine["final_vp"]) == list(row.final_vp)
-        assert list(mine["won"]) == [row.winner == s for s in range(4)]
+        assert list(mine["final_score"]) == list(row.final_scores)
+        assert list(mine["won"]) == [s in row.winners for s in range(4)]
         assert list(mine["longest_road"]) == [row.longest_road == s for s in range(4)]
         produced = np.stack(row.produced)
         assert (mine[[f"produced_{r}" for r in ("lumber", "wool", "grain", "brick", "ore")]]

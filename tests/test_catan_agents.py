@@ -299,7 +299,7 @@ def test_greedy_games_are_human_length() -> None:
     for s in range(20):
         record = play_game(fair_board(s), [make_agent("greedy") for _ in range(4)], s)
         assert not record.truncated and record.winner is not None
-        assert max(record.final_vp) >= 10
+        assert max(record.final_scores) >= 10
         rounds.append(record.rounds)
     assert 14 <= statistics.median(rounds) <= 30, rounds
     assert max(rounds) <= 45, rounds

@@ -38,7 +38,7 @@ def test_random_games_keep_every_invariant(seed, board_seed, n_players, offers, 
     # debug=True makes the engine check every conservation law after every action.
     options = GameOptions(debug=True, trade_offers_per_turn=offers, friendly_robber=friendly)
     record = play_game(fair_board(board_seed), random_agents(n_players), seed, options)
-    assert record.truncated or record.final_vp[record.winner] >= 10
+    assert record.truncated or record.final_scores[record.winner] >= 10
     assert record.truncated == (record.winner is None)
 
 
@@ -104,8 +104,8 @@ def test_dice_are_fair():
 
 def test_record_traces_are_consistent():
     record = play_game(fair_board(4), random_agents(), seed=4)
-    assert len(record.vp_by_turn) == record.turns
-    assert record.vp_by_turn[-1] == record.final_vp
+    assert len(record.score_by_step) == record.turns
+    assert record.score_by_step[-1] == record.final_scores
     assert record.rounds == -(-record.turns // 4)
     assert record.sevens == sum(d == 7 for d in record.dice)
     assert record.robber_moves >= record.sevens
@@ -128,7 +128,7 @@ def test_lower_victory_target_ends_games_sooner():
         play_game(fair_board(s), random_agents(), s, GameOptions(vp_to_win=5)) for s in range(10)
     ]
     full = [play_game(fair_board(s), random_agents(), s) for s in range(10)]
-    assert all(r.final_vp[r.winner] >= 5 for r in short)
+    assert all(r.final_scores[r.winner] >= 5 for r in short)
     assert sum(r.turns for r in short) < sum(r.turns for r in full) / 2
 
 

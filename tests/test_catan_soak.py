@@ -45,7 +45,7 @@ def test_games_on_generated_boards_keep_every_invariant(cset, sampler, mix):
         agents = [parse_agent_spec(spec) for spec in mix]
         record = play_game(boards[k % len(boards)], agents, seed=k, options=options)
         outcomes["truncated" if record.truncated else f"seat {record.winner}"] += 1
-        assert record.truncated or record.final_vp[record.winner] >= 10
+        assert record.truncated or record.final_scores[record.winner] >= 10
     assert sum(outcomes.values()) == GAMES
     if "random" not in mix[0]:
         assert outcomes["truncated"] == 0  # scripted play finishes its games

@@ -254,15 +254,15 @@ def test_simulate_writes_one_row_per_game_and_is_reproducible(tmp_path, capsys):
     a, b = runs
     assert len(a) == 12 and list(a["game"]) == list(range(12))
     assert (
-        a.drop(columns=["vp_by_turn"])
+        a.drop(columns=["score_by_step"])
         .astype(str)
-        .equals(b.drop(columns=["vp_by_turn"]).astype(str))
+        .equals(b.drop(columns=["score_by_step"]).astype(str))
     )
     ids = [x.id for x in iter_boards(boards)]
-    assert list(a["board_id"]) == [ids[i % 3] for i in range(12)]
+    assert list(a["setup_id"]) == [ids[i % 3] for i in range(12)]
     assert a["seed"].nunique() == 12
-    assert all(len(vp) == 3 for vp in a["final_vp"])
-    assert (a["winner"].isna() == a["truncated"]).all()
+    assert all(len(vp) == 3 for vp in a["final_scores"])
+    assert ((a["winners"].map(len) == 0) == a["truncated"]).all()
 
 
 @pytest.mark.parametrize(
@@ -315,7 +315,7 @@ def test_simulate_gallery_writes_games_and_reads_deals(tmp_path, capsys):
     assert "10 games of 3 players on deals from" in capsys.readouterr().out
     table = pd.read_parquet(out)
     assert len(table) == 10 and all(len(s) == 3 for s in table["final_scores"])
-    assert table["deal_id"].nunique() == 4
+    assert table["setup_id"].nunique() == 4
 
 
 @pytest.mark.parametrize(

@@ -200,7 +200,7 @@ def test_a_rule_option_reaches_the_games(tmp_path: Path) -> None:
     spec = load_design(_write(tmp_path, BASE.format(name="vp", seed=2, boards=2, games=4) + SMALL))
     six = play_rung(spec, {"options.vp_to_win": 6}, 0, tmp_path).games
     ten = play_rung(spec, {"options.vp_to_win": 10}, 0, tmp_path).games
-    assert list(six["board_id"]) == list(ten["board_id"])  # common random numbers
+    assert list(six["setup_id"]) == list(ten["setup_id"])  # common random numbers
     assert six["turns"].mean() < ten["turns"].mean() - 10
 
 

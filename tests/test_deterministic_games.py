@@ -54,7 +54,7 @@ def _intervals(summary: str) -> list[tuple[float, float, float]]:
 def test_deterministic_agents_repeat_every_game_on_a_deal() -> None:
     records = simulate(DEALS, FIXED, 48, seed=1)  # game i on deal i % 12: 4 games a deal
     table = records_table(records)
-    groups = pd.DataFrame({"deal": table.column("deal_id").to_pylist()})
+    groups = pd.DataFrame({"deal": table.column("setup_id").to_pylist()})
     repeats = find_repeats(groups, table.select(["n_actions"]).to_pandas(), table)
     assert repeats.n_distinct == 12 and repeats.every_group_repeats
     # every game repeats the first game on its deal, game d (its seed differs, its play not)

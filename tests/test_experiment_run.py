@@ -200,7 +200,7 @@ def test_run_folder_holds_everything(small):
         c: {b.id for b in boards[i * 4 : (i + 1) * 4]} for i, c in enumerate(["official", "random"])
     }
     for cond, ids in by_cond.items():
-        assert set(games.loc[games["condition"] == cond, "board_id"]) == ids
+        assert set(games.loc[games["condition"] == cond, "setup_id"]) == ids
     prov = json.loads((run / "provenance.json").read_text())
     assert prov["config_hash"] == config_hash(config)
     assert prov["packages"]["numpy"] and prov["solvers"]["gecode"]
@@ -600,7 +600,7 @@ def test_a_sampler_with_fewer_boards_has_them_reused_in_turn(tmp_path):
     games = pd.read_parquet(result.path / "games.parquet")
     boards = [b.id for b in iter_boards(result.path / "boards.jsonl")]
     assert len(boards) == 96 and len(games) == 100  # the seed's 96 tile layouts
-    assert games["board_id"].tolist() == [boards[s % 96] for s in games["setup"]]
+    assert games["setup_id"].tolist() == [boards[s % 96] for s in games["setup"]]
     state = json.loads((result.path / "run.json").read_text())
     assert "gave 96 board(s), not 100" in state["setups"][0]["notes"][-1]
 
@@ -760,8 +760,8 @@ seats = "greedy"
     )
     result = run_experiment(cfg, out=tmp_path / "out", analyse=False, quiet=True, workers=2)
     games = pd.read_parquet(result.path / "games.parquet")
-    won = games[games["winner"].notna()]
-    best = won.apply(lambda r: r["final_vp"][int(r["winner"])], axis=1)
+    won = games[games["winners"].map(len) > 0]
+    best = won.apply(lambda r: r["final_scores"][int(r["winners"][0])], axis=1)
     assert (best[won["condition"] == "vp10"] >= 10).all()
     assert (best[won["condition"] == "vp8"] < 10).any() and (best >= 8).all()
     assert len(won[won["condition"] == "vp8"]) > 0

@@ -57,7 +57,7 @@ def synthetic() -> pd.DataFrame:
                     "truncated": False,
                     "score_spread": float(rng.integers(3, 9)),
                     "drama": float(rng.uniform(0, 0.5)),
-                    "final_vp": [int(x) for x in rng.integers(2, 11, size=3)],
+                    "final_scores": [int(x) for x in rng.integers(2, 11, size=3)],
                 }
             )
     return pd.DataFrame(rows)
@@ -87,7 +87,7 @@ def catan():
     boards = [random_board(np.random.default_rng(i)) for i in range(2)]
     records = catan_sim.simulate(boards, ["greedy", "random", "greedy"], 10, seed=5)
     games = catan_sim.records_table(records).to_pandas()
-    games["condition"] = np.where(games["board_id"] == boards[0].id, "first", "second")
+    games["condition"] = np.where(games["setup_id"] == boards[0].id, "first", "second")
     per_game = per_game_metrics(games)
     per_game["tightness"] = np.where(per_game["condition"] == "first", 20.0, 25.0)
     return {
@@ -175,7 +175,7 @@ def test_score_distributions(synthetic):
     (ax,) = F.score_distributions(synthetic).axes
     assert ax.get_xlabel() == "score spread (VP / money)"
     assert ytick_labels(ax) == ["official", "balanced", "clumpy"]
-    fig = F.score_distributions(synthetic, column="final_vp")
+    fig = F.score_distributions(synthetic, column="final_scores")
     (ax,) = fig.axes
     assert ax.get_xlabel() == "final score"
     (legend,) = fig.legends
@@ -293,7 +293,7 @@ def test_real_games_every_figure_saves(catan, tmp_path):
         "lengths": F.length_distributions(per_game, order=order),
         "wins": F.win_rates_by_seat(conditions, order=order),
         "spread": F.score_distributions(per_game, order=order),
-        "final": F.score_distributions(catan["games"], column="final_vp", order=order),
+        "final": F.score_distributions(catan["games"], column="final_scores", order=order),
         "drama": F.metric_vs_tightness(per_game, "tightness", "drama", order=order),
         "feature": F.metric_vs_tightness(featured, "start_top8_mean", "turns"),
         "boards": F.example_boards({"first": catan["boards"][:1], "second": catan["boards"][1:]}),

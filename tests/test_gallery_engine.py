@@ -133,7 +133,7 @@ def test_a_game_is_reproducible_from_deal_agents_and_seed():
 def test_the_record_is_json_ready():
     record = play_game(shuffled_deal(4, 1), random_agents(4), 1)
     data = json.loads(json.dumps(record.to_dict()))
-    assert data["deal_id"] == shuffled_deal(4, 1).id
+    assert data["setup_id"] == shuffled_deal(4, 1).id
     assert data["agents"] == ["random"] * 4
     assert len(data["exhibits"]) == 4 and len(data["exhibits"][0]) == 4
     assert record.n_players == 4 and record.rounds == 4

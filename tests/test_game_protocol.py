@@ -138,7 +138,6 @@ NOT_YET_ON_THE_PROTOCOL = {
     "research/plots/board.py",
     "research/plots/figure_kit.py",
     "research/plots/figures.py",
-    "research/ladder.py",
     "research/set_names.py",
 }
 """Generic modules that still name a game (issue 49 moves them onto the protocol, a few at a

@@ -168,16 +168,16 @@ def catan_record(vp_by_turn, winner, produced=None, first_city=None, **kw) -> Ga
     vp = tuple(tuple(r) for r in vp_by_turn)
     n = len(vp[0])
     fields = dict(
-        board_id="b0",
+        setup_id="b0",
         seed=0,
         agents=("random",) * n,
-        winner=winner,
-        truncated=winner is None,
+        winners=() if winner is None else (winner,),
+        final_scores=vp[-1],
+        score_by_step=vp,
         turns=len(vp),
         rounds=math.ceil(len(vp) / n),
         n_actions=3 * len(vp),
-        final_vp=vp[-1],
-        vp_by_turn=vp,
+        truncated=winner is None,
         produced=tuple(tuple(r) for r in (produced or [(1, 1, 1, 1, 1)] * n)),
         dice=(7,) * len(vp),
         robber_moves=2,
@@ -200,21 +200,24 @@ def gallery_record(round_scores, winners, deck_ran_out=False) -> GalleryRecord:
     final = tuple(int(x) for x in np.sum(rs, axis=0))
     zeros5 = ((0,) * 5,) * rounds
     return GalleryRecord(
-        deal_id="d0",
+        setup_id="d0",
         seed=0,
         agents=("random",) * n,
         winners=tuple(winners),
         final_scores=final,
+        score_by_step=tuple(tuple(int(x) for x in row) for row in np.cumsum(rs, axis=0)),
+        turns=5 * rounds,
+        rounds=rounds,
+        n_actions=30,
+        truncated=False,
         exhibits=(((0,) * 5,) * n,) * rounds,
         extra_cards=zeros5,
         awards=zeros5,
         rankings=((0, 1, 2),) * rounds,
         artist_values=zeros5,
-        round_scores=rs,
         round_starters=(0,) * rounds,
         round_closers=(0,) * rounds,
         turns_per_round=(5,) * rounds,
-        n_actions=30,
         cards_dealt=(10,) * n,
         cards_drawn=(0,) * n,
         missed_draws=1,
@@ -257,7 +260,7 @@ def test_catan_per_game_by_hand():
 def test_gallery_per_game_by_hand():
     shared = gallery_record([[10, 0, 5], [0, 10, 5], [10, 10, 0]], winners=(0, 1))
     single = gallery_record([[0, 10], [30, 0]], winners=(0,), deck_ran_out=True)
-    pg = per_game_metrics([shared, single])  # game inferred from deal_id
+    pg = per_game_metrics([shared, single])  # game inferred from its own columns
     a, b = pg.iloc[0], pg.iloc[1]
     assert a["turns"] == 15 and a["rounds"] == 3 and not a["truncated"]
     assert pd.isna(a["winner"]) and a["winners"] == (0, 1) and a["shared_win"]
@@ -289,10 +292,10 @@ def test_records_and_parquet_give_the_same_metrics():
 def test_per_game_rejects_wrong_tables():
     with pytest.raises(ValueError, match="cannot tell"):
         per_game_metrics(pd.DataFrame({"x": [1]}))
-    with pytest.raises(ValueError, match="missing columns"):
-        per_game_metrics(pd.DataFrame({"board_id": ["b"]}))
-    with pytest.raises(ValueError, match="catan"):
-        per_game_metrics([catan_record([[2, 3]], winner=1)], "chess")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a catan games table: missing columns"):
+        per_game_metrics(pd.DataFrame({"setup_id": ["b"]}), "catan")
+    with pytest.raises(ValueError, match="unknown game 'chess'; the registered games are catan"):
+        per_game_metrics([catan_record([[2, 3]], winner=1)], "chess")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -375,7 +378,7 @@ def test_condition_metrics_errors():
 
 def test_registry_documents_every_column():
     per = per_game_metrics(_two_seat_games())
-    computed = set(per.columns) - {"game", "condition", "deal_id", "seed", "agents", "winner"}
+    computed = set(per.columns) - {"game", "condition", "setup_id", "seed", "agents", "winner"}
     computed -= {"winners"}
     names = {k.split(".", 1)[-1] for k in METRICS}
     assert computed <= names
@@ -394,9 +397,9 @@ def test_registry_documents_every_column():
 def test_with_board_features():
     boards = [random_board(np.random.default_rng(i)) for i in range(2)]
     records = [
-        catan_record([[2, 3], [10, 3]], winner=0, board_id=boards[i % 2].id) for i in range(3)
+        catan_record([[2, 3], [10, 3]], winner=0, setup_id=boards[i % 2].id) for i in range(3)
     ]
-    records.append(catan_record([[2, 3], [10, 3]], winner=0, board_id="unknown"))
+    records.append(catan_record([[2, 3], [10, 3]], winner=0, setup_id="unknown"))
     per = per_game_metrics(records)
     joined = with_board_features(per, boards + boards[:1])  # duplicates are dropped
     assert len(joined) == 4 and list(joined["game"]) == [0, 1, 2, 3]
@@ -405,7 +408,7 @@ def test_with_board_features():
         assert joined.loc[1, k] == pytest.approx(v)
     assert joined.loc[3, list(feats)].isna().all()
     with pytest.raises(KeyError):
-        with_board_features(per.drop(columns="board_id"), boards)
+        with_board_features(per.drop(columns="setup_id"), boards)
 
 
 # ----------------------------------------------------------------------------------------------

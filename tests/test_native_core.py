@@ -206,7 +206,7 @@ def assert_same_games(games: int, first: int = 0) -> None:
 def play_game_record(fields: tuple, like):
     from ludolab.envs.catan.play import core_record
 
-    return core_record(fields, like.board_id, like.seed, like.agents)
+    return core_record(fields, like.setup_id, like.seed, like.agents)
 
 
 @needs_core

@@ -10,18 +10,21 @@ class GameRecord:
     """Outcome and per-turn traces of one Catan game.
 
     Turns count player turns (setup excluded; the winning turn included); a round is one turn of
-    every seat, ``rounds = ceil(turns / n_players)``. Per-seat tuples are indexed by seat.
+    every seat, ``rounds = ceil(turns / n_players)``. Per-seat tuples are indexed by seat. The
+    fields up to ``truncated`` are the record core every game's record has
+    (:data:`ludolab.games.RECORD_CORE`); the score is victory points and a step is a player
+    turn.
 
     Attributes:
-        board_id: id of the board played.
+        setup_id: id of the board played.
         seed: the game seed (dice, development deck, robber steals).
         agents: agent spec per seat, e.g. ``("greedy", "random", ...)``.
-        winner: winning seat, or None when the game was cut off by the turn limit.
-        truncated: True when the turn limit ended the game.
+        winners: the winning seat, alone; empty when the game was cut off by the turn limit.
+        final_scores: victory points per seat at the end, hidden cards included.
+        score_by_step: victory points per seat after every turn, shape (turns, n_players).
         turns, rounds: game length.
         n_actions: decisions taken, every seat's (setup, discards and trade answers included).
-        final_vp: victory points per seat at the end, hidden cards included.
-        vp_by_turn: victory points per seat after every turn, shape (turns, n_players).
+        truncated: True when the turn limit ended the game.
         produced: resource cards received from production per seat, shape (n_players, 5)
             in the order lumber, wool, grain, brick, ore (setup income included).
         dice: the total rolled on every turn, length turns (or turns - 1 when the game was won
@@ -34,16 +37,16 @@ class GameRecord:
         longest_road, largest_army: holder seat at the end, or None.
     """
 
-    board_id: str
+    setup_id: str
     seed: int
     agents: tuple[str, ...]
-    winner: int | None
-    truncated: bool
+    winners: tuple[int, ...]
+    final_scores: tuple[int, ...]
+    score_by_step: tuple[tuple[int, ...], ...]
     turns: int
     rounds: int
     n_actions: int
-    final_vp: tuple[int, ...]
-    vp_by_turn: tuple[tuple[int, ...], ...]
+    truncated: bool
     produced: tuple[tuple[int, ...], ...]
     dice: tuple[int, ...]
     robber_moves: int
@@ -58,7 +61,12 @@ class GameRecord:
 
     @property
     def n_players(self) -> int:
-        return len(self.final_vp)
+        return len(self.final_scores)
+
+    @property
+    def winner(self) -> int | None:
+        """The winning seat, or None when the game was cut off by the turn limit."""
+        return self.winners[0] if self.winners else None
 
     def to_dict(self) -> dict:
         """A JSON/Parquet-ready dict, field by field. Every field is an int, str, bool, None or

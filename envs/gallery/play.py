@@ -34,22 +34,30 @@ def play_game(
 def game_record(game: Game, agent_specs: Sequence[str]) -> GalleryRecord:
     """The :class:`GalleryRecord` of a finished game."""
     logs = game.rounds_log
+    earned = [0] * game.n_players
+    score_by_step = []
+    for log in logs:
+        earned = [e + s for e, s in zip(earned, log.scores, strict=True)]
+        score_by_step.append(tuple(earned))
     return GalleryRecord(
-        deal_id=game.deal.id,
+        setup_id=game.deal.id,
         seed=game.seed,
         agents=tuple(agent_specs),
         winners=game.winners,
         final_scores=tuple(game.scores),
+        score_by_step=tuple(score_by_step),
+        turns=sum(log.turns for log in logs),
+        rounds=len(logs),
+        n_actions=game.n_actions,
+        truncated=False,
         exhibits=tuple(log.exhibits for log in logs),
         extra_cards=tuple(log.extra for log in logs),
         awards=tuple(log.awards for log in logs),
         rankings=tuple(log.ranking for log in logs),
         artist_values=tuple(log.values for log in logs),
-        round_scores=tuple(log.scores for log in logs),
         round_starters=tuple(log.starter for log in logs),
         round_closers=tuple(log.closer for log in logs),
         turns_per_round=tuple(log.turns for log in logs),
-        n_actions=game.n_actions,
         cards_dealt=tuple(game.dealt),
         cards_drawn=tuple(game.drawn),
         missed_draws=game.missed_draws,

@@ -12,12 +12,21 @@ class GalleryRecord:
     """Outcome and per-round traces of one game. Per-seat tuples are indexed by seat; artists
     are in priority order (Lite Metal, Yoko, Christin P., Karl Gitter, Krypto).
 
+    The fields up to ``truncated`` are the record core every game's record has
+    (:data:`ludolab.games.RECORD_CORE`); the score is money and a step is a round.
+
     Attributes:
-        deal_id: id of the deal played.
+        setup_id: id of the deal played.
         seed: the game seed (it seeds the agents; the engine itself draws nothing).
         agents: agent spec per seat.
         winners: the seats with the most money (more than one when the win is shared).
         final_scores: money per seat at the end.
+        score_by_step: money per seat earned up to the end of each round, shape (rounds,
+            players).
+        turns: cards played from hand, over all rounds (``sum(turns_per_round)``).
+        rounds: rounds played.
+        n_actions: decisions taken (second cards, declines and simultaneous picks included).
+        truncated: always False (a game of Masters Gallery cannot be cut off).
         exhibits: cards each seat displayed per artist, per round, shape (rounds, players, 5)
             (face-down cards included, revealed at the round end; the extra card excluded).
         extra_cards: the extra face-up cards per artist per round, shape (rounds, 5).
@@ -25,11 +34,9 @@ class GalleryRecord:
         rankings: the ranked artists of each round, best first (up to three).
         artist_values: what one card of each artist paid each round (0 if unranked), shape
             (rounds, 5).
-        round_scores: money per seat per round, shape (rounds, players).
         round_starters: the seat that started each round.
         round_closers: the seat that ended each round, None when it ended with no cards left.
         turns_per_round: turns (one card played from hand each) per round.
-        n_actions: decisions taken (second cards, declines and simultaneous picks included).
         cards_dealt: cards dealt to each seat over the game (round 1 included).
         cards_drawn: cards each seat drew with draw-one.
         missed_draws: draw-one cards played on an empty deck.
@@ -37,21 +44,24 @@ class GalleryRecord:
         deck_ran_out: the deck could not supply a deal, extra card or draw.
     """
 
-    deal_id: str
+    setup_id: str
     seed: int
     agents: tuple[str, ...]
     winners: tuple[int, ...]
     final_scores: tuple[int, ...]
+    score_by_step: tuple[tuple[int, ...], ...]
+    turns: int
+    rounds: int
+    n_actions: int
+    truncated: bool
     exhibits: tuple[tuple[tuple[int, ...], ...], ...]
     extra_cards: tuple[tuple[int, ...], ...]
     awards: tuple[tuple[int, ...], ...]
     rankings: tuple[tuple[int, ...], ...]
     artist_values: tuple[tuple[int, ...], ...]
-    round_scores: tuple[tuple[int, ...], ...]
     round_starters: tuple[int, ...]
     round_closers: tuple[int | None, ...]
     turns_per_round: tuple[int, ...]
-    n_actions: int
     cards_dealt: tuple[int, ...]
     cards_drawn: tuple[int, ...]
     missed_draws: int
@@ -63,8 +73,14 @@ class GalleryRecord:
         return len(self.final_scores)
 
     @property
-    def rounds(self) -> int:
-        return len(self.round_scores)
+    def round_scores(self) -> tuple[tuple[int, ...], ...]:
+        """Money per seat earned in each round, shape (rounds, players)."""
+        before = (0,) * self.n_players
+        out = []
+        for after in self.score_by_step:
+            out.append(tuple(a - b for a, b in zip(after, before, strict=True)))
+            before = after
+        return tuple(out)
 
     @property
     def winner(self) -> int | None:

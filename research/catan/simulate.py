@@ -22,7 +22,7 @@ from ludolab.research.simulate import SeatRows, game_seeds
 if TYPE_CHECKING:
     import pandas as pd
 
-SCHEMA = "ludolab.catan.games/1"
+SCHEMA = "ludolab.catan.games/2"
 
 
 def simulate(
@@ -62,7 +62,8 @@ def records_table(records: Sequence[GameRecord], metadata: dict | None = None) -
 def per_seat_table(games: pa.Table) -> pd.DataFrame:
     """One row per seat of every game (a tidy long table): the game's keys (``condition``,
     ``setup``, ``game``, ``seed``... where ``games`` has them), ``seat`` (0-based), ``agent``,
-    ``won`` (bool; False in a game cut off by the turn limit), ``final_vp``, ``knights_played``,
+    ``won`` (bool; False in a game cut off by the turn limit), ``final_score`` (VP),
+    ``knights_played``,
     ``first_settlement_turn`` and ``first_city_turn`` (0-based turns, NaN if never),
     ``longest_road`` and ``largest_army`` (bool: holds it at the end), and ``produced_<resource>``
     (cards received from production). ``games``: a games table (records or a run's games)."""
@@ -71,8 +72,8 @@ def per_seat_table(games: pa.Table) -> pd.DataFrame:
     return rows.frame(
         {
             "agent": rows.per_seat("agents"),
-            "won": rows.is_seat("winner"),
-            "final_vp": rows.per_seat("final_vp"),
+            "won": rows.won(),
+            "final_score": rows.per_seat("final_scores"),
             "knights_played": rows.per_seat("knights_played"),
             "first_settlement_turn": rows.per_seat("first_settlement_turn"),
             "first_city_turn": rows.per_seat("first_city_turn"),
@@ -90,7 +91,8 @@ TALLY_COLUMNS = (
     "largest_army",
 )
 SUMMARY_COLUMNS = (
-    "board_id", "turns", "rounds", "truncated", "winner", "final_vp", "agents", *TALLY_COLUMNS
+    "setup_id", "turns", "rounds", "truncated", "winners", "final_scores", "agents",
+    *TALLY_COLUMNS,
 )
 # The record's fields: a table with all of them can tell repeated games apart by itself.
 RECORD_FIELDS = tuple(f.name for f in fields(GameRecord))
@@ -117,12 +119,16 @@ def summarise(games: Sequence[GameRecord] | pa.Table, source: str | Path | None 
     turns = games.column("turns").to_numpy()
     rounds = games.column("rounds").to_numpy()
     truncated = games.column("truncated").to_numpy(zero_copy_only=False)
-    winner = games.column("winner").to_pandas().to_numpy(dtype=float, na_value=np.nan)
-    final_vp = np.asarray(pc.list_flatten(games.column("final_vp")), dtype=float).reshape(n, -1)
+    winners = games.column("winners").combine_chunks()
+    winner = np.full(n, np.nan)  # a Catan game has one winner, or none when cut off
+    winner[np.asarray(pc.list_parent_indices(winners))] = np.asarray(pc.list_flatten(winners))
+    final_vp = np.asarray(pc.list_flatten(games.column("final_scores")), dtype=float).reshape(
+        n, -1
+    )
     agents = games.column("agents")[0].as_py()
     seats = final_vp.shape[1]
     finished = ~truncated
-    boards = games.column("board_id").to_numpy(zero_copy_only=False)
+    boards = games.column("setup_id").to_numpy(zero_copy_only=False)
     cheap = pd.DataFrame(final_vp).assign(
         turns=turns,
         rounds=rounds,

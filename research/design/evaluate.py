@@ -84,7 +84,7 @@ class RungGames:
     Attributes:
         rung: the rung's index.
         games: one row per game: ``rung``, ``setup``, ``slot``, ``lineup``, ``rotation``,
-            ``board_id`` and every per-game metric column.
+            ``setup_id`` and every per-game metric column.
         sampler: the method the sampler used (e.g. ``uniform (rejection)``).
     """
 

@@ -57,7 +57,7 @@ from ludolab.research.experiment.store import (
 )
 from ludolab.research.files import write_json, write_text
 
-GAMES_SCHEMA = "ludolab.experiment.games/1"
+GAMES_SCHEMA = "ludolab.experiment.games/2"
 
 
 @dataclass(frozen=True)

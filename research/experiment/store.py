@@ -33,7 +33,8 @@ import pyarrow.parquet as pq
 
 from ludolab.research.files import write_json, write_parquet, write_parquet_stream
 
-STATE_SCHEMA = "ludolab.run/1"
+STATE_SCHEMA = "ludolab.run/2"
+"""Version 2: the games' records carry the record core (ludolab.games.RECORD_CORE)."""
 RUNNING, COMPLETE = "running", "complete"
 
 
@@ -109,6 +110,12 @@ class RunDir:
             raise RunError(f"{self.path}: not a run folder (no run.json)") from exc
         except (OSError, json.JSONDecodeError) as exc:
             raise RunError(f"{self.state_path}: unreadable ({exc})") from exc
+        if state.get("schema") == "ludolab.run/1":
+            raise RunError(
+                f"{self.state_path}: a run of an older ludolab (schema ludolab.run/1, before the "
+                f"record core renamed the games' fields); play it again with `ludolab run "
+                f"{self.path / 'config.toml'}` (the same seeds give the same games)"
+            )
         if state.get("schema") != STATE_SCHEMA:
             raise RunError(f"{self.state_path}: schema {state.get('schema')!r}, not {STATE_SCHEMA}")
         return state

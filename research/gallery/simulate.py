@@ -22,7 +22,7 @@ from ludolab.research.simulate import SeatRows, game_seeds
 if TYPE_CHECKING:
     import pandas as pd
 
-SCHEMA = "ludolab.gallery.games/1"
+SCHEMA = "ludolab.gallery.games/2"
 
 
 def simulate(
@@ -71,9 +71,7 @@ def per_seat_table(games: pa.Table) -> pd.DataFrame:
     (records or a run's games)."""
     rows = SeatRows.of(games)
     winners = rows.table.column("winners").combine_chunks()
-    won = np.zeros(len(rows.seat), dtype=bool)
-    winner_game = np.asarray(pc.list_parent_indices(winners), dtype=np.int64)
-    won[rows.first_row[winner_game] + np.asarray(pc.list_flatten(winners), dtype=np.int64)] = True
+    won = rows.won()
     n_winners = np.asarray(pc.list_value_length(winners))
     return rows.frame(
         {
@@ -88,7 +86,7 @@ def per_seat_table(games: pa.Table) -> pd.DataFrame:
 
 
 SUMMARY_COLUMNS = (
-    "deal_id", "turns_per_round", "winners", "n_actions", "final_scores", "agents", "cards_drawn",
+    "setup_id", "turns", "winners", "n_actions", "final_scores", "agents", "cards_drawn",
     "deck_left",
 )
 # The record's fields: a table with all of them can tell repeated games apart by itself.
@@ -112,12 +110,7 @@ def summarise(games: Sequence[GalleryRecord] | pa.Table, source: str | Path | No
     if not isinstance(games, pa.Table):
         games = records_table(games)
     n = games.num_rows
-    per_round = games.column("turns_per_round").combine_chunks()
-    turns = np.bincount(
-        np.asarray(pc.list_parent_indices(per_round)),
-        weights=np.asarray(pc.list_flatten(per_round), dtype=float),
-        minlength=n,
-    )
+    turns = games.column("turns").to_numpy().astype(float)
     winners = games.column("winners").combine_chunks()
     n_winners = np.asarray(pc.list_value_length(winners))
     winner_seats = np.asarray(pc.list_flatten(winners))
@@ -128,7 +121,7 @@ def summarise(games: Sequence[GalleryRecord] | pa.Table, source: str | Path | No
     scores = np.asarray(pc.list_flatten(games.column("final_scores")), dtype=float).reshape(n, -1)
     agents = games.column("agents")[0].as_py()
     seats = scores.shape[1]
-    deals = games.column("deal_id").to_numpy(zero_copy_only=False)
+    deals = games.column("setup_id").to_numpy(zero_copy_only=False)
     # Small per-game counts: games alike in all of them are compared in full (few, unless
     # they are one game repeated).
     drawn = np.asarray(pc.list_flatten(games.column("cards_drawn")), dtype=float).reshape(n, -1)

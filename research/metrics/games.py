@@ -1,8 +1,8 @@
 """Metrics over tables of games: one row per game, one row per condition, board features.
 
 The common input is a pandas DataFrame with one row per game, as written by the simulations
-(``records_table(...).to_pandas()`` or ``pd.read_parquet("games.parquet")``): the fields of
-:class:`ludolab.envs.catan.record.GameRecord` or :class:`ludolab.envs.gallery.record.GalleryRecord`,
+(``records_table(...).to_pandas()`` or ``pd.read_parquet("games.parquet")``): the fields of a
+game's record (the record core, :data:`ludolab.games.RECORD_CORE`, and the game's own),
 plus any extra columns (``game``, ``condition``, ...) which are carried through untouched. A list of
 records is accepted too (converted with ``to_dict``). Definitions: :mod:`.registry`.
 """
@@ -11,30 +11,28 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ludolab import games as registry
 from ludolab.envs.catan.board import Board
-from ludolab.envs.catan.record import GameRecord
-from ludolab.envs.gallery.record import GalleryRecord
 from ludolab.research.catan.features import board_features
 from ludolab.research.metrics import core
 from ludolab.research.metrics.registry import CATAN_METRICS, GALLERY_METRICS, GAME_METRICS
 
-GameName = Literal["catan", "gallery"]
+GameName = str
+"""A registered game's name (:mod:`ludolab.games`)."""
 
-_RECORD_FIELDS: dict[str, frozenset[str]] = {
-    "catan": frozenset(f.name for f in dataclasses.fields(GameRecord)),
-    "gallery": frozenset(f.name for f in dataclasses.fields(GalleryRecord)),
-}
-_KEEP: dict[str, tuple[str, ...]] = {
-    "catan": ("board_id", "seed", "agents"),
-    "gallery": ("deal_id", "seed", "agents"),
-}
+_KEEP = ("setup_id", "seed", "agents")
+"""The record core's identifiers, kept beside the metrics."""
+
+
+def _record_fields(game: str) -> frozenset[str]:
+    return frozenset(f.name for f in dataclasses.fields(registry.get(game).record_type))
 
 
 def games_frame(games: pd.DataFrame | Sequence[Any]) -> pd.DataFrame:
@@ -47,16 +45,24 @@ def games_frame(games: pd.DataFrame | Sequence[Any]) -> pd.DataFrame:
 
 
 def _which_game(df: pd.DataFrame | pa.Table, game: GameName | None) -> GameName:
-    if game is None:
-        columns = df.column_names if isinstance(df, pa.Table) else df.columns
-        if "board_id" in columns:
-            return "catan"
-        if "deal_id" in columns:
-            return "gallery"
-        raise ValueError("cannot tell the game: no board_id (Catan) or deal_id (Gallery) column")
-    if game not in _RECORD_FIELDS:
-        raise ValueError(f"game must be 'catan' or 'gallery', got {game!r}")
-    return game
+    """``game`` checked, or when None the one registered game whose record's own fields (or
+    own metrics, in a per-game metrics table) are all columns of ``df``."""
+    if game is not None:
+        registry.get(game)  # UnknownGameError (a ValueError) naming the registered games
+        return game
+    columns = set(df.column_names if isinstance(df, pa.Table) else df.columns)
+    found = []
+    for name in registry.names():
+        own = _record_fields(name) - set(registry.RECORD_CORE)
+        metrics = set(CATAN_METRICS if name == "catan" else GALLERY_METRICS)
+        if own <= columns or metrics <= columns:
+            found.append(name)
+    if len(found) != 1:
+        raise ValueError(
+            "cannot tell the game from the columns: give game= (one of "
+            f"{', '.join(registry.names())})"
+        )
+    return found[0]
 
 
 def _hashable(x: Any) -> Any:
@@ -112,20 +118,19 @@ _CATAN_COUNTS = (
 
 
 def _catan_rows(table: pa.Table) -> list[dict[str, Any]]:
-    final_vp = _Ragged(table.column("final_vp"), 1)
-    vp_by_turn = _Ragged(table.column("vp_by_turn"), 2)
+    final_vp = _Ragged(table.column("final_scores"), 1)
+    vp_by_turn = _Ragged(table.column("score_by_step"), 2)
     produced = _Ragged(table.column("produced"), 2)
     first_city_turn = _Ragged(table.column("first_city_turn"), 1)
-    winner_of = table.column("winner").to_pylist()
+    winners_of = table.column("winners").to_pylist()
     truncated = table.column("truncated").to_pylist()
     counts = {name: table.column(name).to_pylist() for name in _CATAN_COUNTS}
     out = []
     for i in range(table.num_rows):
         final = final_vp.row(i)
         n = final.size
-        # a hand-made table may hold the winner as a float, NaN for none
-        winner = None if winner_of[i] is None or winner_of[i] != winner_of[i] else int(winner_of[i])
-        winners = () if winner is None else (winner,)
+        winners = tuple(int(w) for w in winners_of[i] or ())
+        winner = winners[0] if winners else None
         first_city = first_city_turn.row(i)
         any_city = bool(np.isfinite(first_city).any())
         row = {name: counts[name][i] for name in _CATAN_COUNTS}
@@ -152,8 +157,8 @@ def _catan_rows(table: pa.Table) -> list[dict[str, Any]]:
 def _gallery_rows(table: pa.Table) -> list[dict[str, Any]]:
     final_scores = _Ragged(table.column("final_scores"), 1)
     winners_of = table.column("winners").to_pylist()
-    round_scores = _Ragged(table.column("round_scores"), 2)
-    turns_per_round = _Ragged(table.column("turns_per_round"), 1)
+    score_by_step = _Ragged(table.column("score_by_step"), 2)
+    turns = table.column("turns").to_pylist()
     n_actions = table.column("n_actions").to_pylist()
     deck_ran_out = table.column("deck_ran_out").to_pylist()
     missed_draws = table.column("missed_draws").to_pylist()
@@ -162,11 +167,11 @@ def _gallery_rows(table: pa.Table) -> list[dict[str, Any]]:
         final = final_scores.row(i)
         n = final.size
         winners = tuple(sorted(winners_of[i]))
-        v = np.cumsum(round_scores.row(i).reshape(-1, n), axis=0)
+        v = score_by_step.row(i).reshape(-1, n)
         out.append(
             {
                 "n_players": n,
-                "turns": int(turns_per_round.row(i).sum()),
+                "turns": int(turns[i]),
                 "rounds": int(v.shape[0]),
                 "truncated": False,
                 "winner": winners[0] if len(winners) == 1 else None,
@@ -215,7 +220,7 @@ def per_game_metrics(
     """One row per game: identifiers, length, outcome and every per-game metric.
 
     Columns: the input's non-record columns (e.g. ``game``, ``condition``) and
-    ``board_id``/``deal_id``, ``seed``, ``agents`` (as tuples), then ``n_players``, ``turns``,
+    ``setup_id``, ``seed``, ``agents`` (as tuples), then ``n_players``, ``turns``,
     ``rounds``, ``truncated``, ``winner`` (single winner seat, <NA> if none or shared),
     ``winners`` (tuple of seats, empty if none), ``shared_win``, ``score_spread``,
     ``winner_margin``, ``lead_changes``, ``lead_change``, ``winner_trailing``, ``drama``,
@@ -224,17 +229,17 @@ def per_game_metrics(
     :data:`.registry.METRICS`. Outcome metrics (margin, drama, decisiveness) are NaN for games
     without a winner (Catan games cut off by the turn limit).
 
-    ``game`` is ``"catan"`` or ``"gallery"``; None infers it from a ``board_id`` / ``deal_id``
-    column.
+    ``game`` is a registered game's name; None infers it from the columns (the record's
+    own fields).
     """
     table = _as_table(games)
     which = _which_game(table, game)
-    fields = _RECORD_FIELDS[which]
+    fields = _record_fields(which)
     columns = table.column_names
     missing = sorted(f for f in fields if f not in columns and f != "n_players")
     if missing:
         raise ValueError(f"not a {which} games table: missing columns {missing}")
-    keep = [c for c in columns if c not in fields] + list(_KEEP[which])
+    keep = [c for c in columns if c not in fields] + list(_KEEP)
     rows = _catan_rows(table) if which == "catan" else _gallery_rows(table)
     own = CATAN_METRICS if which == "catan" else GALLERY_METRICS
     order = ["n_players", "turns", "rounds", "truncated", "winner", "winners", "shared_win"]
@@ -354,31 +359,31 @@ def condition_metrics(
 
 
 def board_feature_table(boards: Iterable[Board]) -> pd.DataFrame:
-    """One row per distinct board: ``board_id`` and the columns of
+    """One row per distinct board: ``setup_id`` and the columns of
     :func:`ludolab.research.catan.features.board_features`."""
     seen: dict[str, dict[str, float]] = {}
     for board in boards:
         if board.id not in seen:
             seen[board.id] = board_features(board)
-    return pd.DataFrame([{"board_id": k, **v} for k, v in seen.items()])
+    return pd.DataFrame([{"setup_id": k, **v} for k, v in seen.items()])
 
 
 def with_board_features(per_game: pd.DataFrame, boards: Iterable[Board]) -> pd.DataFrame:
-    """``per_game`` (any table with a ``board_id`` column) left-joined with the features of the
+    """``per_game`` (any table with a ``setup_id`` column) left-joined with the features of the
     boards played; games on boards not given get NaN features.
 
-    Raises KeyError without a ``board_id`` column, ValueError if a feature name is already a
+    Raises KeyError without a ``setup_id`` column, ValueError if a feature name is already a
     column of ``per_game``.
     """
-    if "board_id" not in per_game.columns:
-        raise KeyError("per_game has no board_id column")
+    if "setup_id" not in per_game.columns:
+        raise KeyError("per_game has no setup_id column")
     features = board_feature_table(boards)
-    clash = sorted(set(features.columns) & set(per_game.columns) - {"board_id"})
+    clash = sorted(set(features.columns) & set(per_game.columns) - {"setup_id"})
     if clash:
         raise ValueError(f"feature names already used as columns: {clash}")
     if features.empty:
         return per_game.copy()
-    return per_game.merge(features, on="board_id", how="left", validate="many_to_one")
+    return per_game.merge(features, on="setup_id", how="left", validate="many_to_one")
 
 
 __all__ = [

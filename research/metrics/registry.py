@@ -3,7 +3,7 @@
 Notation is that of :mod:`ludolab.research.metrics.core`: n seats; V[t, s] the score of seat s after
 step t = 1..T (Catan: VP after each player turn, hidden VP cards included; Gallery: money earned
 after each round); L_t the leader set after step t (L_0 = all seats); W the winners; F the
-final scores (Catan ``final_vp``, Gallery ``final_scores``). Per-condition rows aggregate the
+final scores (the record core's ``final_scores``). Per-condition rows aggregate the
 games of one condition; a k-way shared win counts 1/k win for each of the k winners.
 """
 

@@ -355,7 +355,7 @@ def score_distributions(
     A numeric per-game column (``score_spread``, ``winner_margin``, any per-game metric) is
     drawn as :func:`length_distributions` draws lengths (default ``kind="box"``; scores of
     few values are drawn as counts, as there). A column of per-seat sequences -- the games
-    table's final scores, ``final_vp`` (Catan) or ``final_scores`` (Masters Gallery) -- is
+    table's final scores, the record core's ``final_scores`` -- is
     drawn as one box per seat within each condition, the seats coloured and in a legend titled
     "seat" (``palette`` and ``kind`` do not apply). Returns a one-axes figure.
     """
@@ -420,7 +420,7 @@ def score_distributions(
             handlelength=1.0,
             columnspacing=1.0,
         )
-        default = "final score" if column in ("final_vp", "final_scores") else metric_label(column)
+        default = "final score" if column == "final_scores" else metric_label(column)
         ax.set_xlabel(label or default)
         ax.set_ylabel("")
         return finish_figure(fig, title)
