@@ -25,9 +25,11 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
     from ludolab.envs.agents import Agent, AgentRegistry
 
 PROTOCOL_VERSION = 1
@@ -56,6 +58,15 @@ RECORD_CORE: dict[str, str] = {
 """The fields every game's record has, first and in this order, with their types and meaning:
 what the metrics, the ladder, ``simulate``'s summary and the reports read. A game's own fields
 follow them."""
+
+
+class Metric(NamedTuple):
+    """How a metric column is defined (unpacks as ``description, formula, unit``); a unit of
+    ``"score"`` is the game's :attr:`Game.score_unit`."""
+
+    description: str
+    formula: str
+    unit: str
 
 
 class UnknownGameError(ValueError):
@@ -292,6 +303,38 @@ class Game(ABC):
         record: a dataclass whose first fields are :data:`RECORD_CORE`, with ``to_dict()``. The
         same arguments give the same record, field for field."""
 
+    # -- metrics ---------------------------------------------------------------------------
+
+    turn_unit: ClassVar[str] = "turns"
+    """What the record core's ``turns`` counts, as a reader of the game says it
+    (``"player turns"``, ``"cards played"``)."""
+
+    core_formulas: ClassVar[Mapping[str, str]] = {}
+    """How the game counts the record core's ``turns``, ``rounds`` and ``truncated``, as the
+    formula a report's definitions print (e.g. ``{"rounds": "ceil(turns / n)"}``)."""
+
+    @property
+    def metrics(self) -> Mapping[str, Metric]:
+        """The game's own per-game metrics, by column name (registered as
+        ``<game name>.<column>``); :meth:`own_metric_values` computes them."""
+        return {}
+
+    @property
+    def metric_labels(self) -> Mapping[str, str]:
+        """A short name for each of the game's own metrics, as a report's sentence says it
+        (``"sevens rolled"``)."""
+        return {}
+
+    def own_metric_values(self, table: pa.Table) -> Mapping[str, Sequence[Any]]:
+        """The game's own metrics (:attr:`metrics`) for every game of ``table`` (its games'
+        records as a table, one row per game): column name -> one value per row."""
+        return {}
+
+    def seat_income(self, table: pa.Table) -> Sequence[Sequence[float]] | None:
+        """Each game's income per seat (what ``income_gini`` measures the inequality of), one
+        sequence per row of ``table``; None: the final scores are the income."""
+        return None
+
     @property
     @abstractmethod
     def record_type(self) -> type:
@@ -365,6 +408,7 @@ __all__ = [
     "RECORD_CORE",
     "Game",
     "GameRegistrationError",
+    "Metric",
     "SetupDraw",
     "SetupSetError",
     "UnknownGameError",

@@ -123,7 +123,7 @@ def test_paper_style_sets_and_restores():
 def test_condition_palette_and_labels():
     pal = F.condition_palette(["a", "b"])
     assert pal == {"a": sns.color_palette("colorblind")[0], "b": sns.color_palette("colorblind")[1]}
-    assert F.metric_label("score_spread") == "score spread (VP / money)"
+    assert F.metric_label("score_spread") == "score spread"  # the unit is the game's (game_unit)
     assert F.metric_label("drama") == "drama"  # unit too long for an axis
     assert F.metric_label("drama_mean") == "mean drama"
     assert F.metric_label("turns") == "turns"
@@ -173,7 +173,7 @@ def test_length_distributions_marks_turn_limit(synthetic):
 
 def test_score_distributions(synthetic):
     (ax,) = F.score_distributions(synthetic).axes
-    assert ax.get_xlabel() == "score spread (VP / money)"
+    assert ax.get_xlabel() == "score spread"
     assert ytick_labels(ax) == ["official", "balanced", "clumpy"]
     fig = F.score_distributions(synthetic, column="final_scores")
     (ax,) = fig.axes

@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 from scipy.stats import binomtest, chisquare
 
+from ludolab import games
 from ludolab.envs.catan.engine import GameOptions
 from ludolab.envs.catan.gym_env import random_board
 from ludolab.envs.catan.record import GameRecord
@@ -39,7 +40,7 @@ from ludolab.research.metrics import (
     winner_trailing,
     with_board_features,
 )
-from ludolab.research.metrics.registry import CATAN_METRICS, CONDITION_METRICS, GALLERY_METRICS
+from ludolab.research.metrics.registry import CONDITION_METRICS
 
 # ----------------------------------------------------------------------------------------------
 # Scalar formulas
@@ -382,7 +383,7 @@ def test_registry_documents_every_column():
     computed -= {"winners"}
     names = {k.split(".", 1)[-1] for k in METRICS}
     assert computed <= names
-    assert set(CATAN_METRICS) | set(GALLERY_METRICS) <= names
+    assert set(games.get("catan").metrics) | set(games.get("gallery").metrics) <= names
     cm = condition_metrics(_two_seat_games(), "gallery")
     for col in cm.columns:
         if col in ("condition", "n_players") or col.endswith("_mean") and col[:-5] in names:

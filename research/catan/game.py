@@ -32,6 +32,12 @@ class Catan(Game):
     setup_plural = "boards"
     default_sampler = "uniform"
     score_unit = "VP"
+    core_formulas = {
+        "turns": "player turns after setup, winning turn included",
+        "rounds": "ceil(turns / n)",
+        "truncated": "record.truncated: the turn limit ended the game",
+    }
+    turn_unit = "player turns"
     condition_keys = ("objective", "time_limit")
 
     @property
@@ -201,6 +207,28 @@ class Catan(Game):
         from ludolab.envs.catan.play import play_game
 
         return play_game(setup, agents, seed, options)
+
+    @property
+    def metrics(self) -> Mapping[str, Any]:
+        from ludolab.research.catan.game_metrics import METRICS
+
+        return METRICS
+
+    @property
+    def metric_labels(self) -> Mapping[str, str]:
+        from ludolab.research.catan.game_metrics import LABELS
+
+        return LABELS
+
+    def own_metric_values(self, table: Any) -> Mapping[str, Sequence[Any]]:
+        from ludolab.research.catan.game_metrics import own_metric_values
+
+        return own_metric_values(table)
+
+    def seat_income(self, table: Any) -> Sequence[Sequence[float]] | None:
+        from ludolab.research.catan.game_metrics import seat_income
+
+        return seat_income(table)
 
     @property
     def record_type(self) -> type:

@@ -28,6 +28,12 @@ class MastersGallery(Game):
     default_sampler = "auto"
     score_unit = "money"
     # A deal is dealt for a hand size and card mix, and holds the cards of every round.
+    core_formulas = {
+        "turns": "cards played from hand, sum of turns_per_round",
+        "rounds": "rounds played",
+        "truncated": "always False (a game cannot be cut off)",
+    }
+    turn_unit = "cards played"
     setup_options = ("symbols", "hand_size", "deals", "rounds")
 
     @property
@@ -165,6 +171,23 @@ class MastersGallery(Game):
         from ludolab.envs.gallery.play import play_game
 
         return play_game(setup, agents, seed, options)
+
+    @property
+    def metrics(self) -> Mapping[str, Any]:
+        from ludolab.research.gallery.game_metrics import METRICS
+
+        return METRICS
+
+    @property
+    def metric_labels(self) -> Mapping[str, str]:
+        from ludolab.research.gallery.game_metrics import LABELS
+
+        return LABELS
+
+    def own_metric_values(self, table: Any) -> Mapping[str, Sequence[Any]]:
+        from ludolab.research.gallery.game_metrics import own_metric_values
+
+        return own_metric_values(table)
 
     @property
     def record_type(self) -> type:

@@ -22,7 +22,7 @@ from ludolab import games as registry
 from ludolab.envs.catan.board import Board
 from ludolab.research.catan.features import board_features
 from ludolab.research.metrics import core
-from ludolab.research.metrics.registry import CATAN_METRICS, GALLERY_METRICS, GAME_METRICS
+from ludolab.research.metrics.registry import GAME_METRICS
 
 GameName = str
 """A registered game's name (:mod:`ludolab.games`)."""
@@ -54,8 +54,8 @@ def _which_game(df: pd.DataFrame | pa.Table, game: GameName | None) -> GameName:
     found = []
     for name in registry.names():
         own = _record_fields(name) - set(registry.RECORD_CORE)
-        metrics = set(CATAN_METRICS if name == "catan" else GALLERY_METRICS)
-        if own <= columns or metrics <= columns:
+        metrics = set(registry.get(name).metrics)
+        if own <= columns or (metrics and metrics <= columns):
             found.append(name)
     if len(found) != 1:
         raise ValueError(
@@ -88,7 +88,7 @@ def _common(v: np.ndarray, final: np.ndarray, winners: tuple[int, ...]) -> dict[
     }
 
 
-class _Ragged:
+class Ragged:
     """A list column (of lists, for ``depth`` 2) as one float array of its leaf values and
     each row's slice of it: game ``i``'s values without a Python object per cell."""
 
@@ -106,83 +106,35 @@ class _Ragged:
         return self.values[self.bounds[i] : self.bounds[i + 1]]
 
 
-_CATAN_COUNTS = (
-    "turns",
-    "rounds",
-    "n_actions",
-    "sevens",
-    "robber_moves",
-    "maritime_trades",
-    "domestic_trades",
-)
-
-
-def _catan_rows(table: pa.Table) -> list[dict[str, Any]]:
-    final_vp = _Ragged(table.column("final_scores"), 1)
-    vp_by_turn = _Ragged(table.column("score_by_step"), 2)
-    produced = _Ragged(table.column("produced"), 2)
-    first_city_turn = _Ragged(table.column("first_city_turn"), 1)
+def _rows(table: pa.Table, game: str) -> list[dict[str, Any]]:
+    """Every game's per-game metrics, from the record core and the game's own
+    (:meth:`ludolab.games.Game.own_metric_values`)."""
+    described = registry.get(game)
+    final_scores = Ragged(table.column("final_scores"), 1)
+    score_by_step = Ragged(table.column("score_by_step"), 2)
     winners_of = table.column("winners").to_pylist()
-    truncated = table.column("truncated").to_pylist()
-    counts = {name: table.column(name).to_pylist() for name in _CATAN_COUNTS}
-    out = []
-    for i in range(table.num_rows):
-        final = final_vp.row(i)
-        n = final.size
-        winners = tuple(int(w) for w in winners_of[i] or ())
-        winner = winners[0] if winners else None
-        first_city = first_city_turn.row(i)
-        any_city = bool(np.isfinite(first_city).any())
-        row = {name: counts[name][i] for name in _CATAN_COUNTS}
-        out.append(
-            {
-                "n_players": n,
-                "turns": row["turns"],
-                "rounds": row["rounds"],
-                "truncated": bool(truncated[i]),
-                "winner": winner,
-                "winners": winners,
-                "shared_win": False,
-                **_common(vp_by_turn.row(i).reshape(-1, n), final, winners),
-                "income_gini": core.gini(produced.row(i).reshape(-1, 5).sum(axis=1)),
-                **row,
-                "trades": row["maritime_trades"] + row["domestic_trades"],
-                "first_city_turn": float(np.nanmin(first_city)) if any_city else np.nan,
-                "winner_first_city_turn": np.nan if winner is None else float(first_city[winner]),
-            }
-        )
-    return out
-
-
-def _gallery_rows(table: pa.Table) -> list[dict[str, Any]]:
-    final_scores = _Ragged(table.column("final_scores"), 1)
-    winners_of = table.column("winners").to_pylist()
-    score_by_step = _Ragged(table.column("score_by_step"), 2)
     turns = table.column("turns").to_pylist()
-    n_actions = table.column("n_actions").to_pylist()
-    deck_ran_out = table.column("deck_ran_out").to_pylist()
-    missed_draws = table.column("missed_draws").to_pylist()
+    rounds = table.column("rounds").to_pylist()
+    truncated = table.column("truncated").to_pylist()
+    income = described.seat_income(table)
+    own = described.own_metric_values(table)
     out = []
     for i in range(table.num_rows):
         final = final_scores.row(i)
         n = final.size
-        winners = tuple(sorted(winners_of[i]))
-        v = score_by_step.row(i).reshape(-1, n)
+        winners = tuple(sorted(int(w) for w in winners_of[i] or ()))
         out.append(
             {
                 "n_players": n,
                 "turns": int(turns[i]),
-                "rounds": int(v.shape[0]),
-                "truncated": False,
+                "rounds": int(rounds[i]),
+                "truncated": bool(truncated[i]),
                 "winner": winners[0] if len(winners) == 1 else None,
                 "winners": winners,
                 "shared_win": len(winners) > 1,
-                **_common(v, final, winners),
-                "income_gini": core.gini(final),
-                "n_actions": n_actions[i],
-                "n_winners": len(winners),
-                "deck_ran_out": bool(deck_ran_out[i]),
-                "missed_draws": missed_draws[i],
+                **_common(score_by_step.row(i).reshape(-1, n), final, winners),
+                "income_gini": core.gini(final if income is None else income[i]),
+                **{name: values[i] for name, values in own.items()},
             }
         )
     return out
@@ -225,7 +177,7 @@ def per_game_metrics(
     ``winners`` (tuple of seats, empty if none), ``shared_win``, ``score_spread``,
     ``winner_margin``, ``lead_changes``, ``lead_change``, ``winner_trailing``, ``drama``,
     ``decisiveness``, ``decisiveness_threshold``, ``income_gini`` and the game's own
-    (:data:`.registry.CATAN_METRICS` / :data:`.registry.GALLERY_METRICS`). Formulas:
+    (its description's ``metrics``, :mod:`ludolab.games`). Formulas:
     :data:`.registry.METRICS`. Outcome metrics (margin, drama, decisiveness) are NaN for games
     without a winner (Catan games cut off by the turn limit).
 
@@ -240,8 +192,8 @@ def per_game_metrics(
     if missing:
         raise ValueError(f"not a {which} games table: missing columns {missing}")
     keep = [c for c in columns if c not in fields] + list(_KEEP)
-    rows = _catan_rows(table) if which == "catan" else _gallery_rows(table)
-    own = CATAN_METRICS if which == "catan" else GALLERY_METRICS
+    rows = _rows(table, which)
+    own = registry.get(which).metrics
     order = ["n_players", "turns", "rounds", "truncated", "winner", "winners", "shared_win"]
     order += [c for c in GAME_METRICS if c not in order] + [c for c in own if c not in order]
     metrics = pd.DataFrame(rows, columns=order)
@@ -339,7 +291,7 @@ def condition_metrics(
     absent = [k for k in keys if k not in per.columns]
     if absent:
         raise KeyError(f"no column(s) {absent} to group games by")
-    own = CATAN_METRICS if which == "catan" else GALLERY_METRICS
+    own = registry.get(which).metrics
     means = [c for c in (*GAME_METRICS, *own) if c not in ("n_players", "turns", "rounds")]
     n_seats_all = int(per["n_players"].max()) if len(per) else 0
     groups = per.groupby(keys, sort=True, dropna=False) if keys else [((), per)]

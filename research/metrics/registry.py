@@ -1,55 +1,44 @@
 """Definitions of every metric column, for reports: name -> (description, formula, unit).
 
-Notation is that of :mod:`ludolab.research.metrics.core`: n seats; V[t, s] the score of seat s after
-step t = 1..T (Catan: VP after each player turn, hidden VP cards included; Gallery: money earned
-after each round); L_t the leader set after step t (L_0 = all seats); W the winners; F the
-final scores (the record core's ``final_scores``). Per-condition rows aggregate the
-games of one condition; a k-way shared win counts 1/k win for each of the k winners.
+Notation is that of :mod:`ludolab.research.metrics.core`: n seats; V[t, s] the score of seat s
+after step t = 1..T (the record core's ``score_by_step``: for Catan, VP after each player turn,
+hidden VP cards included; for Masters Gallery, money earned up to the end of each round); L_t
+the leader set after step t (L_0 = all seats); W the winners; F the final scores (the record
+core's ``final_scores``). Per-condition rows aggregate the games of one condition; a k-way
+shared win counts 1/k win for each of the k winners. A game's own metrics come from its
+description (:mod:`ludolab.games`).
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
+
+from ludolab import games
+from ludolab.games import Metric
 
 if TYPE_CHECKING:  # pandas only for metrics_table: `ludolab metrics` starts without it
     import pandas as pd
 
-
-class Metric(NamedTuple):
-    """How a metric column is defined (unpacks as ``description, formula, unit``)."""
-
-    description: str
-    formula: str
-    unit: str
-
-
-_TRAJ = "steps = Catan player turns / Gallery rounds"
+_TRAJ = "steps = the game's steps (record.score_by_step)"
+SCORE = "score"
+"""The unit of a score metric: the game's own (its description's ``score_unit``)."""
 
 GAME_METRICS: dict[str, Metric] = {
     "n_players": Metric("seats in the game", "n", "seats"),
-    "turns": Metric(
-        "game length in turns",
-        "Catan: player turns after setup, winning turn included; Gallery: cards played from "
-        "hand, sum of turns_per_round",
-        "turns",
-    ),
-    "rounds": Metric(
-        "game length in rounds",
-        "Catan: ceil(turns / n); Gallery: rounds played",
-        "rounds",
-    ),
+    "turns": Metric("game length in turns", "record.turns", "turns"),
+    "rounds": Metric("game length in rounds", "record.rounds", "rounds"),
     "truncated": Metric(
         "the game was cut off by the turn limit (a timeout, no winner)",
-        "Catan: record.truncated; Gallery: always False",
+        "record.truncated",
         "bool",
     ),
     "shared_win": Metric("more than one seat won", "|W| > 1", "bool"),
-    "score_spread": Metric("final score spread", "max_s F[s] - min_s F[s]", "VP / money"),
+    "score_spread": Metric("final score spread", "max_s F[s] - min_s F[s]", SCORE),
     "winner_margin": Metric(
         "winner's final lead over the best other seat",
         "F[w] - max_{s != w} F[s] for a single winner w; 0 for a shared win; NaN if no winner",
-        "VP / money",
+        SCORE,
     ),
     "lead_changes": Metric(
         "steps that changed the leader set",
@@ -99,7 +88,7 @@ GAME_METRICS: dict[str, Metric] = {
         "every state before a step (absolute, in score units)",
         "mean_{t in 0..T-1} (max_s s_t[s] - mean_{w in W} s_t[w]), s_t as for "
         "lead_change_ludii (Ludii Drama.java, Average); NaN if no winner",
-        "VP / money",
+        SCORE,
     ),
     "decisiveness_ludii": Metric(
         "Ludii's Decisiveness Moves: the share of the game before a winner first out-scored "
@@ -110,45 +99,14 @@ GAME_METRICS: dict[str, Metric] = {
     ),
     "income_gini": Metric(
         "inequality of income between seats (Gini)",
-        "sum_i sum_j |x_i - x_j| / (2 n^2 mean(x)); Catan x_s = resource cards produced by "
-        "seat s (setup income included, all 5 resources summed); Gallery x_s = F[s] (money "
-        "is the only income)",
+        "sum_i sum_j |x_i - x_j| / (2 n^2 mean(x)); x_s = seat s's income, as the game "
+        "counts it (its seat_income; without one, x_s = F[s]: the score is the income)",
         "Gini [0, (n-1)/n]",
     ),
     "first_seat_win": Metric(
         "the first player's share of the win (its mean over games is seat 0's win rate)",
         "1 / |W| if seat 0 in W else 0; NaN if no winner",
         "share [0, 1]",
-    ),
-}
-
-CATAN_METRICS: dict[str, Metric] = {
-    "n_actions": Metric("decisions taken by all seats", "record.n_actions", "decisions"),
-    "sevens": Metric("sevens rolled", "record.sevens", "count"),
-    "robber_moves": Metric("robber moves (7s and knights)", "record.robber_moves", "count"),
-    "maritime_trades": Metric("trades with the bank", "record.maritime_trades", "count"),
-    "domestic_trades": Metric("trades between seats", "record.domestic_trades", "count"),
-    "trades": Metric("all trades", "maritime_trades + domestic_trades", "count"),
-    "first_city_turn": Metric(
-        "turn of the game's first city (0-based)",
-        "min_s first_city_turn[s]; NaN if nobody built a city",
-        "turn",
-    ),
-    "winner_first_city_turn": Metric(
-        "turn of the winner's first city (0-based)",
-        "first_city_turn[w]; NaN if no winner or no city",
-        "turn",
-    ),
-}
-
-GALLERY_METRICS: dict[str, Metric] = {
-    "n_actions": Metric("decisions taken by all seats", "record.n_actions", "decisions"),
-    "n_winners": Metric("seats sharing the win", "|W|", "seats"),
-    "deck_ran_out": Metric(
-        "the deck could not supply a deal, extra card or draw", "record.deck_ran_out", "bool"
-    ),
-    "missed_draws": Metric(
-        "draw-one cards played on an empty deck", "record.missed_draws", "count"
     ),
 }
 
@@ -213,13 +171,16 @@ CONDITION_METRICS: dict[str, Metric] = {
 
 METRICS: dict[str, Metric] = {
     **GAME_METRICS,
-    **{f"catan.{k}": v for k, v in CATAN_METRICS.items()},
-    **{f"gallery.{k}": v for k, v in GALLERY_METRICS.items()},
+    **{
+        f"{name}.{k}": v
+        for name in games.names()
+        for k, v in games.get(name).metrics.items()
+    },
     **{f"condition.{k}": v for k, v in CONDITION_METRICS.items()},
 }
-"""Every metric: per-game ones shared by both games under their column names, game-specific
-ones as ``catan.<column>`` / ``gallery.<column>``, per-condition ones as
-``condition.<column>`` (``<s>`` stands for a seat number, ``<metric>`` for a per-game column)."""
+"""Every metric: per-game ones every game has under their column names, each registered game's
+own as ``<game>.<column>`` (``catan.sevens``), per-condition ones as ``condition.<column>``
+(``<s>`` stands for a seat number, ``<metric>`` for a per-game column)."""
 
 
 LABELS: dict[str, str] = {
@@ -241,20 +202,13 @@ LABELS: dict[str, str] = {
     "decisiveness_ludii": "decisiveness (Ludii)",
     "income_gini": "inequality of income (Gini)",
     "first_seat_win": "first player's win rate",
-    "n_actions": "decisions per game",
-    "sevens": "sevens rolled",
-    "robber_moves": "robber moves",
-    "maritime_trades": "trades with the bank",
-    "domestic_trades": "trades between players",
-    "trades": "trades",
-    "first_city_turn": "turn of the first city",
-    "winner_first_city_turn": "turn of the winner's first city",
-    "n_winners": "winners per game",
-    "deck_ran_out": "share of games whose deck ran out",
-    "missed_draws": "missed draws",
 }
-"""A short name for each per-game metric (by its column name), as a sentence of a report's
-summary says it: "game length", "first player's win rate"."""
+for _name in games.names():
+    for _column, _label in games.get(_name).metric_labels.items():
+        LABELS.setdefault(_column, _label)
+"""A short name for each per-game metric (by its column name; the games' own from their
+descriptions), as a sentence of a report's summary says it: "game length", "first player's win
+rate"."""
 
 
 def label(column: str) -> str:
@@ -266,20 +220,27 @@ def definition(game: str, name: str) -> Metric | None:
     """The definition of a column of a report's tables for one game: a per-game metric
     (``turns``, ``sevens``), a per-condition one (``turns_mean``, ``win_rate_0``,
     ``completion_rate``, ``score_spread_mean``), or a registry name (``catan.sevens``); None
-    when the registry does not hold it."""
+    when the registry does not hold it. Score units are the game's, and the record core's
+    length and outcome fields carry the game's way of counting them."""
+    described = games.get(game)
+    own = described.metrics
     if name in METRICS:
-        return METRICS[name]
-    own = CATAN_METRICS if game == "catan" else GALLERY_METRICS
-    if name in own or name in GAME_METRICS:
-        return own.get(name) or GAME_METRICS[name]
-    if name in CONDITION_METRICS:
-        return CONDITION_METRICS[name]
-    seat = re.fullmatch(r"(wins|win_rate)_\d+(_low|_high)?", name)
-    if seat:
-        return CONDITION_METRICS[f"{seat.group(1)}_<s>{seat.group(2) or ''}"]
-    if name.endswith("_mean") and definition(game, name.removesuffix("_mean")) is not None:
-        return CONDITION_METRICS["<metric>_mean"]
-    return None
+        metric = METRICS[name]
+    elif name in own or name in GAME_METRICS:
+        metric = own.get(name) or GAME_METRICS[name]
+    elif name in CONDITION_METRICS:
+        metric = CONDITION_METRICS[name]
+    elif seat := re.fullmatch(r"(wins|win_rate)_\d+(_low|_high)?", name):
+        metric = CONDITION_METRICS[f"{seat.group(1)}_<s>{seat.group(2) or ''}"]
+    elif name.endswith("_mean") and definition(game, name.removesuffix("_mean")) is not None:
+        metric = CONDITION_METRICS["<metric>_mean"]
+    else:
+        return None
+    if name in described.core_formulas:
+        metric = metric._replace(formula=described.core_formulas[name])
+    if metric.unit == SCORE:
+        metric = metric._replace(unit=described.score_unit)
+    return metric
 
 
 def short_unit(unit: str) -> str:
@@ -289,18 +250,15 @@ def short_unit(unit: str) -> str:
 
 
 def game_unit(game: str, column: str) -> str:
-    """The unit of a per-game column for one game, as a reader of that game says it: VP for
-    Catan scores, money for Masters Gallery, player turns for Catan game length."""
-    own = CATAN_METRICS if game == "catan" else GALLERY_METRICS
-    metric = own.get(column) or GAME_METRICS.get(column)
+    """The unit of a per-game column for one game, as a reader of that game says it: its score
+    unit for scores (VP, money), its turn unit for game length (player turns, cards played)."""
+    described = games.get(game)
+    metric = described.metrics.get(column) or GAME_METRICS.get(column)
     if metric is None:
         return ""
-    unit = metric.unit.replace("VP / money", "VP" if game == "catan" else "money")
-    if game == "catan" and column == "turns":
-        return "player turns"
-    if game == "gallery" and column == "turns":
-        return "cards played"
-    return unit
+    if column == "turns":
+        return described.turn_unit
+    return described.score_unit if metric.unit == SCORE else metric.unit
 
 
 def metrics_table() -> pd.DataFrame:
@@ -313,9 +271,7 @@ def metrics_table() -> pd.DataFrame:
 
 
 __all__ = [
-    "CATAN_METRICS",
     "CONDITION_METRICS",
-    "GALLERY_METRICS",
     "GAME_METRICS",
     "LABELS",
     "METRICS",

@@ -13,19 +13,12 @@ from ludolab import games
 from ludolab.research.experiment.config.keys import checked_fields
 from ludolab.research.experiment.config.model import Comparisons
 from ludolab.research.experiment.config.schema import COMPARISON_KEYS, Source
-from ludolab.research.metrics.registry import (
-    CATAN_METRICS,
-    CONDITION_METRICS,
-    GALLERY_METRICS,
-    GAME_METRICS,
-    METRICS,
-)
+from ludolab.research.metrics.registry import CONDITION_METRICS, GAME_METRICS, METRICS
 
 
 def game_metrics(game: str) -> list[str]:
     """Registry names of the per-game metrics of ``game`` (shared ones, then its own)."""
-    own = CATAN_METRICS if game == "catan" else GALLERY_METRICS
-    return list(GAME_METRICS) + [f"{game}.{k}" for k in own]
+    return list(GAME_METRICS) + [f"{game}.{k}" for k in games.get(game).metrics]
 
 
 def allowed_metrics(game: str) -> list[str]:
