@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -115,6 +115,37 @@ class SetupDraw:
     seconds: float
     notes: list[str] = field(default_factory=list)
     diagnostics: Any = None
+
+
+class GameState(Protocol):
+    """One game in play, as a game's reference engine keeps it (what :meth:`Game.new_state`
+    returns): the seat to act, its legal actions, a step, a copy, and a check of its own
+    consistency. Actions are small integers; the engine's module documents their meaning."""
+
+    @property
+    def acting(self) -> int:
+        """The seat that must decide now."""
+
+    @property
+    def done(self) -> bool:
+        """The game is over (won, or cut off)."""
+
+    def legal_actions(self) -> list[int]:
+        """The acting seat's legal actions, sorted, never empty while the game is not done."""
+
+    def forced_action(self) -> int:
+        """The action the rules force (the only legal one, taken without asking an agent), or
+        -1 when the acting seat has a choice."""
+
+    def step(self, action: int) -> None:
+        """Take ``action`` for the acting seat; an action that is not legal raises
+        ``ludolab.envs.rules.IllegalActionError`` and leaves the game as it was."""
+
+    def clone(self) -> GameState:
+        """An independent copy: stepping either never changes the other."""
+
+    def check_invariants(self) -> None:
+        """Raise ``ludolab.envs.rules.InvariantError`` if the state is inconsistent."""
 
 
 class Game(ABC):
@@ -297,6 +328,18 @@ class Game(ABC):
         """The game's agents, by name (``random``, ``greedy``, ...)."""
 
     @abstractmethod
+    @abstractmethod
+    def new_state(self, setup: Any, players: int, seed: int, options: Any = None) -> GameState:
+        """A game of ``players`` seats on ``setup`` at its first decision, with every chance
+        event drawn from ``seed``, under rule ``options`` (None: the published rules): the
+        reference engine's state, which :meth:`play` must agree with."""
+
+    @abstractmethod
+    def state_record(self, state: GameState, agent_specs: Sequence[str]) -> Any:
+        """The record of the finished game ``state`` played by agents ``agent_specs`` (one per
+        seat): what :meth:`play` returns for the same game."""
+
+    @abstractmethod
     def play(self, setup: Any, agents: Sequence[Agent], seed: int, options: Any = None) -> Any:
         """Play one game on ``setup`` with ``agents`` (one per seat, fresh, in seat order) and
         game seed ``seed`` under rule ``options`` (None: the published rules); the game's
@@ -408,6 +451,7 @@ __all__ = [
     "RECORD_CORE",
     "Game",
     "GameRegistrationError",
+    "GameState",
     "Metric",
     "SetupDraw",
     "SetupSetError",

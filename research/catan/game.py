@@ -203,6 +203,16 @@ class Catan(Game):
 
         return REGISTRY
 
+    def new_state(self, setup: Any, players: int, seed: int, options: Any = None) -> Any:
+        from ludolab.envs.catan.engine import Game as State
+
+        return State(setup, players, seed, options)
+
+    def state_record(self, state: Any, agent_specs: Sequence[str]) -> Any:
+        from ludolab.envs.catan.play import game_record
+
+        return game_record(state, agent_specs)
+
     def play(self, setup: Any, agents: Sequence[Any], seed: int, options: Any = None) -> Any:
         from ludolab.envs.catan.play import play_game
 

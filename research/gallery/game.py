@@ -167,6 +167,18 @@ class MastersGallery(Game):
 
         return REGISTRY
 
+    def new_state(self, setup: Any, players: int, seed: int, options: Any = None) -> Any:
+        from ludolab.envs.gallery.engine import Game as State
+
+        if players != setup.n_players:
+            raise ValueError(f"deal {setup.id} is for {setup.n_players} players, not {players}")
+        return State(setup, seed, options)
+
+    def state_record(self, state: Any, agent_specs: Sequence[str]) -> Any:
+        from ludolab.envs.gallery.play import game_record
+
+        return game_record(state, agent_specs)
+
     def play(self, setup: Any, agents: Sequence[Any], seed: int, options: Any = None) -> Any:
         from ludolab.envs.gallery.play import play_game
 
