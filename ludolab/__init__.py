@@ -25,8 +25,6 @@ Importing ``ludolab`` loads neither of them: each function imports what it needs
 """
 
 from ludolab.api import (
-    CATAN_ENV_ID,
-    GALLERY_ENV_ID,
     GAMES,
     Games,
     Run,
@@ -43,8 +41,6 @@ from ludolab.api import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "CATAN_ENV_ID",
-    "GALLERY_ENV_ID",
     "GAMES",
     "Games",
     "Run",

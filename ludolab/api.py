@@ -19,66 +19,57 @@ if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
-CATAN_ENV_ID = "ludolab/Catan-v0"
-"""Gymnasium id of the Catan environment (one learner seat against agents)."""
-GALLERY_ENV_ID = "ludolab/MastersGallery-v0"
-"""Gymnasium id of the Masters Gallery environment."""
 GAMES = tuple(_games.names())
 """The registered games' names (:mod:`ludolab.games`): the built-in ones, Settlers of Catan
 (``catan``) and Modern Art: Masters Gallery (``gallery``), and any an installed package adds."""
 
 
-def register_envs() -> tuple[str, str]:
-    """Register both Gymnasium environments (idempotent) and return their ids, so that
-    ``gymnasium.make(ludolab.CATAN_ENV_ID, ...)`` works."""
-    import ludolab.envs.catan.gym_env as catan_env
-    import ludolab.envs.gallery.gym_env as gallery_env
-
-    catan_env.register()
-    gallery_env.register()
-    return CATAN_ENV_ID, GALLERY_ENV_ID
+def register_envs() -> dict[str, tuple[str, ...]]:
+    """Register every game's Gymnasium environments (idempotent) and return their ids by game,
+    e.g. ``{"catan": ("ludolab/Catan-v0",), ...}``, so that ``gymnasium.make(id, ...)``
+    works."""
+    return {name: _games.get(name).register_envs() for name in _games.names()}
 
 
 def constraint_sets() -> dict[str, list[str]]:
-    """The shipped constraint sets by game: ``{"catan": [...], "gallery": [...]}`` (Catan board
-    sets; Masters Gallery deal sets). ``ludolab constraints show NAME`` describes one."""
-    from ludolab.research.catan.catalog import shipped_sets
-    from ludolab.research.gallery.deals import shipped_deal_sets
-
-    return {"catan": list(shipped_sets()), "gallery": list(shipped_deal_sets())}
+    """The shipped constraint sets by game, e.g. ``{"catan": ["balanced", ...], "gallery":
+    [...]}``. ``ludolab constraints show NAME`` describes one."""
+    return {name: list(_games.get(name).shipped_sets()) for name in _games.names()}
 
 
 class Setups(list):  # type: ignore[type-arg]
-    """The boards (Catan) or deals (Masters Gallery) :func:`generate` drew: a list, plus
-    ``report``, what the sampler did (``report.uniform``: whether they are uniform draws from
-    the setups that satisfy the set)."""
+    """The setups (boards, deals...) :func:`generate` drew: a list, plus ``report``, what the
+    sampler did (a :class:`ludolab.games.SetupDraw`: ``report.uniform`` says whether they are
+    uniform draws from the setups that satisfy the set)."""
 
     def __init__(self, items: Sequence[Any], report: Any) -> None:
         super().__init__(items)
         self.report = report
 
 
-def _game_of(constraints: str | Path) -> str:
-    """Which game a constraint set is for: by shipped name, else by the constraints its file
-    names (a file whose constraints are all deal constraints is a deal set)."""
-    sets = constraint_sets()
-    for game in GAMES:
-        if str(constraints) in sets[game]:
-            return game
-    path = Path(constraints)
-    if path.suffix == ".toml" and path.is_file():
-        import tomllib
+def _game_of_set(constraints: str | Path) -> str:
+    """The registered game a constraint set is for: the one that ships a set of that name, or
+    whose constraint library has every constraint the set file lists. ValueError when no game
+    or several games claim it (then give the game)."""
+    from ludolab.research.suggest import did_you_mean
 
-        from ludolab.research.gallery.deals import DEAL_CONSTRAINTS
-
-        try:
-            entries = tomllib.loads(path.read_text()).get("constraint", [])
-            names = {entry["name"] for entry in entries}
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError, TypeError, KeyError):
-            return "catan"  # the Catan loader says what is wrong with the file
-        if names and names <= set(DEAL_CONSTRAINTS):
-            return "gallery"
-    return "catan"
+    owners = [name for name in _games.names() if _games.get(name).owns_set(constraints)]
+    if len(owners) == 1:
+        return owners[0]
+    if owners:
+        raise ValueError(
+            f"{constraints}: a constraint set of {', '.join(owners)} alike; give game="
+        )
+    if Path(constraints).suffix == ".toml" or "/" in str(constraints):
+        raise ValueError(
+            f"{constraints}: no registered game ({', '.join(_games.names())}) has every "
+            f"constraint this file lists; check its names, or give game="
+        )
+    shipped = [s for sets in constraint_sets().values() for s in sets]
+    raise ValueError(
+        f"unknown constraint set {str(constraints)!r}; {did_you_mean(str(constraints), shipped)}"
+        f"shipped sets: {', '.join(shipped)}"
+    )
 
 
 def generate(
@@ -86,48 +77,51 @@ def generate(
     n: int,
     seed: int = 0,
     *,
+    game: str | None = None,
     players: int | None = None,
-    sampler: str = "uniform",
+    sampler: str | None = None,
     params: Mapping[str, Any] | None = None,
 ) -> Setups:
     """``n`` setups satisfying a constraint set, reproducible from ``seed``.
 
     Args:
-        constraints: a shipped set's name (see :func:`constraint_sets`) or a ``.toml`` file;
-            a Catan board set gives Boards, a Masters Gallery deal set gives Deals.
-        n: how many setups.
+        constraints: a shipped set's name (see :func:`constraint_sets`) or a ``.toml`` file.
+        n: how many setups (a sampler that lists a small set may give fewer).
         seed: every random choice derives from it.
-        players: Masters Gallery only (2-5): the deals' number of players.
-        sampler: Catan only: ``uniform`` (the default: exact or Markov chains whose
-            diagnostics passed, never the solver), ``rejection``, ``chain``, ``solver`` (not
-            uniform), ``enumerate`` or ``optimise`` (see ``ludolab generate catan --help``).
-        params: Masters Gallery only: parameter values, e.g.
-            ``{"balanced-symbols": {"tolerance": 1}}``.
+        game: the game the set is for; None: the game that ships the set or knows all of its
+            constraints (the one that ships it, or knows every constraint its file lists).
+        players: the seats the setups are for (default: the game's ``default_players``; a
+            Masters Gallery deal is dealt for a number of seats, a Catan board is not).
+        sampler: one of the game's samplers (default: its ``default_sampler``; for Catan
+            ``uniform``: exact, or Markov chains whose diagnostics passed, never the solver;
+            see ``ludolab generate catan --help`` for the others).
+        params: parameter values, ``{"constraint": {"param": value}}`` or flat
+            ``{"constraint.param": value}``, e.g. ``{"balanced-symbols": {"tolerance": 1}}``.
 
-    Raises the samplers' errors (ConstraintSetError, SamplingError, DealConstraintError,
-    DealSamplingError), each with a message that says what to change.
+    Raises ValueError (:class:`ludolab.games.SetupSetError` for the set itself) and the
+    samplers' errors, each with a message that says what to change.
     """
-    if _game_of(constraints) == "gallery":
-        from ludolab.research.gallery.deals import DealConstraintError, generate_deals
-
-        if players is None:
-            raise DealConstraintError(
-                f"{constraints} is a Masters Gallery deal set: give players=2..5"
-            )
-        if sampler != "uniform":
-            raise DealConstraintError("deal sets are always sampled uniformly: drop sampler=")
-        deals, deal_report = generate_deals(constraints, players, n, seed, params)
-        return Setups(deals, deal_report)
-    from ludolab.research.catan.constraint_set import ConstraintSetError, load_constraint_set
-    from ludolab.research.catan.generate import generate_boards
-
-    if players is not None or params is not None:
-        raise ConstraintSetError(
-            f"{constraints} is a Catan board set: players= and params= are for deal sets "
-            "(a Catan set's parameters live in its TOML file)"
+    described = _games.get(game if game is not None else _game_of_set(constraints))
+    players = described.default_players if players is None else players
+    described.check_players(players)
+    sampler = described.default_sampler if sampler is None else sampler
+    if sampler not in described.samplers:
+        raise ValueError(
+            f"sampler {sampler!r}: {described.title} samplers are {', '.join(described.samplers)}"
         )
-    boards, board_report = generate_boards(load_constraint_set(constraints), n, sampler, seed)
-    return Setups(boards, board_report)
+    flat: dict[str, Any] = {}
+    for key, value in (params or {}).items():
+        if isinstance(value, Mapping):
+            flat.update({f"{key}.{p}": v for p, v in value.items()})
+        else:
+            flat[key] = value
+    options = described.default_options()
+    cset = described.load_set(constraints, flat, players=players, options=options)
+    settings = described.sampler_settings(cset, sampler, {}, n)
+    draw = described.draw_setups(
+        cset, n, sampler, seed, players=players, options=options, settings=settings
+    )
+    return Setups(draw.setups, draw)
 
 
 @dataclass(eq=False)
@@ -135,7 +129,7 @@ class Games:
     """Games as tables: what :func:`simulate` returns, and a finished run's games.
 
     Attributes:
-        game: ``"catan"`` or ``"gallery"``.
+        game: the registered game's name (:mod:`ludolab.games`).
         table: the games as an Arrow table, one row per game, every field of the game records
             (per-turn traces included) plus the keys (``condition``, ``setup``, ``game``...).
     """
@@ -145,20 +139,20 @@ class Games:
 
     @cached_property
     def games(self) -> pd.DataFrame:
-        """One row per game: keys, ``seed``, ``agents`` (per seat), ``winner`` / ``winners``,
-        length, and every other record field (per-seat and per-turn fields as lists)."""
+        """One row per game: keys, then the record core (``setup_id``, ``seed``, ``agents``
+        per seat, ``winners``, ``final_scores``, ``score_by_step``, ``turns``, ``rounds``,
+        ``n_actions``, ``truncated``) and the game's own record fields (per-seat and per-step
+        fields as lists)."""
         return self.table.to_pandas()
 
     @cached_property
     def per_seat(self) -> pd.DataFrame:
         """The tidy long table: one row per seat of every game (``seat`` 0-based, ``agent``,
-        ``won``, final score and the other per-seat fields; see
-        :func:`ludolab.research.catan.simulate.per_seat_table` and its Masters Gallery twin)."""
-        if self.game == "catan":
-            from ludolab.research.catan.simulate import per_seat_table
-        else:
-            from ludolab.research.gallery.simulate import per_seat_table  # type: ignore[assignment]
-        return per_seat_table(self.table)
+        ``won``, ``shared_win``, ``final_score`` and the game's own per-seat columns; see
+        :func:`ludolab.research.simulate.per_seat_table`)."""
+        from ludolab.research.simulate import per_seat_table
+
+        return per_seat_table(self.table, self.game)
 
     @cached_property
     def metrics(self) -> pd.DataFrame:
@@ -414,7 +408,7 @@ class Run:
 
     @property
     def game(self) -> str:
-        """``"catan"`` or ``"gallery"``."""
+        """The registered game's name (:mod:`ludolab.games`)."""
         return str(self.config["game"])
 
     @cached_property

@@ -290,6 +290,11 @@ class Game(ABC):
         """The set from :meth:`load_set` as plain JSON data (its name, description and every
         constraint with its parameters): what a run's resolved config records, and hashes."""
 
+    def owns_set(self, source: str | Path) -> bool:
+        """Whether ``source`` (a set's name or file) is one of this game's constraint sets, so
+        that a set can be used without naming its game. The default knows the shipped ones."""
+        return str(source) in self.shipped_sets()
+
     def set_parameters(self, source: str | Path) -> list[str]:
         """The parameters (``constraint.param``) of the set ``source`` that a sweep may vary;
         SetupSetError (key ``constraints``, or ``parameter`` when the game's sets cannot be
@@ -377,6 +382,18 @@ class Game(ABC):
         """Each game's income per seat (what ``income_gini`` measures the inequality of), one
         sequence per row of ``table``; None: the final scores are the income."""
         return None
+
+    def own_seat_values(self, table: pa.Table) -> Mapping[str, Sequence[Any]]:
+        """The game's own per-seat columns of the per-seat table (``Games.per_seat``), each one
+        value per seat of every game of ``table``, games in order and seats in order within
+        each (``ludolab.research.simulate.SeatRows`` lays them out). The core's columns (seat,
+        agent, won, shared_win, final_score) come first without it."""
+        return {}
+
+    def register_envs(self) -> tuple[str, ...]:
+        """Register the game's Gymnasium environments (idempotent) and return their ids, so
+        that ``gymnasium.make(id)`` works; none by default."""
+        return ()
 
     @property
     @abstractmethod

@@ -7,7 +7,9 @@ code importing the other's.
 
 from __future__ import annotations
 
+import tomllib
 from importlib import resources
+from pathlib import Path
 
 
 def _names(game: str, folder: str) -> list[str]:
@@ -26,3 +28,16 @@ def constraint_set_names() -> list[str]:
 def deal_set_names() -> list[str]:
     """The Masters Gallery deal sets shipped with ludolab (``research/gallery/deal_sets``)."""
     return _names("gallery", "deal_sets")
+
+
+def set_file_constraints(source: str | Path) -> set[str]:
+    """The constraint names a set file lists (its ``[[constraint]]`` tables' ``name``); empty
+    when ``source`` is not a readable TOML set file (the game's loader then says why)."""
+    path = Path(source)
+    if path.suffix != ".toml" or not path.is_file():
+        return set()
+    try:
+        entries = tomllib.loads(path.read_text()).get("constraint", [])
+        return {str(entry["name"]) for entry in entries}
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, TypeError, KeyError, AttributeError):
+        return set()

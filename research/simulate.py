@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ludolab import games
+from ludolab import games as games_registry  # `games` is many functions' argument
 from ludolab.research.files import write_parquet
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def split_agent_list(text: str) -> list[str]:
 def check_lineup(game: str, specs: Sequence[str]) -> None:
     """Every seat's agent spec parses (the agent registry's ValueError names an unknown agent
     or parameter) and the number of seats fits ``game``, before anything is played."""
-    described = games.get(game)
+    described = games_registry.get(game)
     for spec in specs:
         described.agents.parse(spec)
     if len(specs) not in described.players:
@@ -171,13 +171,13 @@ def batch_tasks(
 def fair_setup(game: str, players: int, seed: int) -> Any:
     """The fair setup of ``game`` for ``players`` seats drawn from ``seed`` (the game's
     :meth:`~ludolab.games.Game.fair_setup`: a fair-shuffle board, a shuffled deal...)."""
-    return games.get(game).fair_setup(players, seed)
+    return games_registry.get(game).fair_setup(players, seed)
 
 
 def play_one(game: str, setup: Any, specs: Sequence[str], seed: int, options: Any = None) -> Any:
     """One game of ``game`` on ``setup`` with fresh agents made from ``specs`` (one per seat,
     in seat order) and game seed ``seed``; the game's record."""
-    described = games.get(game)
+    described = games_registry.get(game)
     agents = [described.agents.parse(s) for s in specs]
     return described.play(setup, agents, seed, options)
 
@@ -266,6 +266,12 @@ class SeatRows:
         game = np.asarray(pc.list_parent_indices(winners), dtype=np.int64)
         out[self.first_row[game] + np.asarray(pc.list_flatten(winners), dtype=np.int64)] = True
         return out
+
+    def shared_win(self) -> np.ndarray:
+        """(R,) bool: the row's seat won, and shared the win with another seat."""
+        winners = self.table.column("winners").combine_chunks()
+        n_winners = np.asarray(pc.list_value_length(winners))
+        return self.won() & (n_winners[self.game_row] > 1)
 
     def is_seat(self, column: str) -> np.ndarray:
         """(R,) bool: whether a nullable per-game seat column (winner, a holder) names the row's
@@ -504,3 +510,22 @@ def summary_unit(setups: np.ndarray, repeats: Repeats, kind: str) -> SummaryUnit
         f"{kind}, so the intervals hold for that {kind} only"
     )
     return SummaryUnit(repeats.first, "distinct game", lines)
+
+
+def per_seat_table(games: pa.Table, game: str) -> pd.DataFrame:
+    """One row per seat of every game of ``game`` (a tidy long table): the game's keys
+    (``condition``, ``setup``, ``game``, ``seed``... where ``games`` has them), ``seat``
+    (0-based), ``agent``, ``won`` (bool; every seat of a shared win; none in a game cut off),
+    ``shared_win`` (bool), ``final_score`` (the game's score unit), then the game's own per-seat
+    columns (:meth:`ludolab.games.Game.own_seat_values`). ``games``: a games table (records
+    or a run's games)."""
+    rows = SeatRows.of(games)
+    return rows.frame(
+        {
+            "agent": rows.per_seat("agents"),
+            "won": rows.won(),
+            "shared_win": rows.shared_win(),
+            "final_score": rows.per_seat("final_scores"),
+            **games_registry.get(game).own_seat_values(rows.table),
+        }
+    )

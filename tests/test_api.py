@@ -14,12 +14,10 @@ import pyarrow as pa
 import pytest
 
 import ludolab
-from ludolab.research.catan.constraint_set import ConstraintSetError
 from ludolab.research.catan.samplers import fair_board
 from ludolab.research.catan.simulate import simulate as catan_simulate
 from ludolab.research.experiment.config import ConfigError
 from ludolab.research.experiment.store import RunError
-from ludolab.research.gallery.deals import DealConstraintError
 from ludolab.research.gallery.simulate import per_seat_table as gallery_per_seat
 from ludolab.research.simulate import records_table
 
@@ -119,10 +117,19 @@ def test_generate_knows_which_game_a_set_is_for(tmp_path: Path) -> None:
     own = tmp_path / "mine.toml"
     own.write_text('name = "mine"\n[[constraint]]\nname = "balanced-artists"\n')
     assert type(ludolab.generate(own, 1, players=2)[0]).__name__ == "Deal"
-    with pytest.raises(DealConstraintError, match="players=2..5"):
-        ludolab.generate("balanced-symbols", 2)
-    with pytest.raises(ConstraintSetError, match="did you mean 'official'"):
+    two = ludolab.generate("balanced-symbols", 2)  # the game's default players
+    assert [d.n_players for d in two] == [2, 2]
+    with pytest.raises(ValueError, match="Masters Gallery takes 2-5 players, got 6"):
+        ludolab.generate("balanced-symbols", 2, players=6)
+    with pytest.raises(ValueError, match="did you mean 'official'"):
         ludolab.generate("offical", 2)
+    with pytest.raises(ValueError, match="no registered game .* has every constraint"):
+        ludolab.generate(tmp_path / "none.toml", 2)
+    (tmp_path / "none.toml").write_text('[[constraint]]\nname = "nobody"\n')
+    with pytest.raises(ValueError, match="no registered game .* has every constraint"):
+        ludolab.generate(tmp_path / "none.toml", 2)
+    with pytest.raises(ValueError, match="sampler 'exact': Catan samplers are"):
+        ludolab.generate("official", 2, sampler="exact")
 
 
 @pytest.mark.parametrize(
@@ -185,8 +192,11 @@ def test_bad_runs_are_refused_with_one_clear_message(tmp_path: Path) -> None:
 def test_the_env_ids_make_environments() -> None:
     import gymnasium
 
-    assert ludolab.register_envs() == (ludolab.CATAN_ENV_ID, ludolab.GALLERY_ENV_ID)
-    env = gymnasium.make(ludolab.GALLERY_ENV_ID)
+    assert ludolab.register_envs() == {
+        "catan": ("ludolab/Catan-v0",),
+        "gallery": ("ludolab/MastersGallery-v0",),
+    }
+    env = gymnasium.make("ludolab/MastersGallery-v0")
     observation, info = env.reset(seed=1)
     assert info["action_mask"].any() and observation.dtype == np.float32
     assert set(ludolab.constraint_sets()) == {"catan", "gallery"}

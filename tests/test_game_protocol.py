@@ -118,8 +118,6 @@ GENERIC = [
 
 NOT_YET_ON_THE_PROTOCOL = {
     "envs/sb3.py",
-    "ludolab/__init__.py",
-    "ludolab/api.py",
     "research/cli/common.py",
     "research/cli/exhibits.py",
     "research/cli/play.py",

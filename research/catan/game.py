@@ -240,6 +240,26 @@ class Catan(Game):
 
         return seat_income(table)
 
+    def register_envs(self) -> tuple[str, ...]:
+        from ludolab.envs.catan import gym_env
+
+        gym_env.register()
+        return (gym_env.ENV_ID,)
+
+    def owns_set(self, source: str | Path) -> bool:
+        if str(source) in self.shipped_sets():
+            return True
+        from ludolab.research.catan.constraints import REGISTRY
+        from ludolab.research.set_names import set_file_constraints
+
+        names = set_file_constraints(source)
+        return bool(names) and names <= set(REGISTRY)
+
+    def own_seat_values(self, table: Any) -> Mapping[str, Sequence[Any]]:
+        from ludolab.research.catan.simulate import own_seat_values
+
+        return own_seat_values(table)
+
     @property
     def record_type(self) -> type:
         from ludolab.envs.catan.record import GameRecord

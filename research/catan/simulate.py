@@ -59,29 +59,27 @@ def records_table(records: Sequence[GameRecord], metadata: dict | None = None) -
     return simulate_common.records_table(records, SCHEMA, metadata)
 
 
-def per_seat_table(games: pa.Table) -> pd.DataFrame:
-    """One row per seat of every game (a tidy long table): the game's keys (``condition``,
-    ``setup``, ``game``, ``seed``... where ``games`` has them), ``seat`` (0-based), ``agent``,
-    ``won`` (bool; False in a game cut off by the turn limit), ``final_score`` (VP),
-    ``knights_played``,
-    ``first_settlement_turn`` and ``first_city_turn`` (0-based turns, NaN if never),
-    ``longest_road`` and ``largest_army`` (bool: holds it at the end), and ``produced_<resource>``
-    (cards received from production). ``games``: a games table (records or a run's games)."""
+def own_seat_values(games: pa.Table) -> dict[str, np.ndarray]:
+    """Catan's own per-seat columns (:meth:`ludolab.games.Game.own_seat_values`):
+    ``knights_played``, ``first_settlement_turn`` and ``first_city_turn`` (0-based turns, NaN
+    if never), ``longest_road`` and ``largest_army`` (bool: holds it at the end), and
+    ``produced_<resource>`` (cards received from production)."""
     rows = SeatRows.of(games)
     produced = rows.per_seat_vectors("produced", len(RESOURCES))
-    return rows.frame(
-        {
-            "agent": rows.per_seat("agents"),
-            "won": rows.won(),
-            "final_score": rows.per_seat("final_scores"),
-            "knights_played": rows.per_seat("knights_played"),
-            "first_settlement_turn": rows.per_seat("first_settlement_turn"),
-            "first_city_turn": rows.per_seat("first_city_turn"),
-            "longest_road": rows.is_seat("longest_road"),
-            "largest_army": rows.is_seat("largest_army"),
-            **{f"produced_{r}": produced[:, k] for k, r in enumerate(RESOURCES)},
-        }
-    )
+    return {
+        "knights_played": rows.per_seat("knights_played"),
+        "first_settlement_turn": rows.per_seat("first_settlement_turn"),
+        "first_city_turn": rows.per_seat("first_city_turn"),
+        "longest_road": rows.is_seat("longest_road"),
+        "largest_army": rows.is_seat("largest_army"),
+        **{f"produced_{r}": produced[:, k] for k, r in enumerate(RESOURCES)},
+    }
+
+
+def per_seat_table(games: pa.Table) -> pd.DataFrame:
+    """One row per seat of every game (:func:`ludolab.research.simulate.per_seat_table`): the
+    core's columns (``final_score`` in VP), then :func:`own_seat_values`."""
+    return simulate_common.per_seat_table(games, "catan")
 
 
 # Small per-game counts: two games alike in all of them (and in the summary's columns) are

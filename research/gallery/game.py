@@ -201,6 +201,26 @@ class MastersGallery(Game):
 
         return own_metric_values(table)
 
+    def register_envs(self) -> tuple[str, ...]:
+        from ludolab.envs.gallery import gym_env
+
+        gym_env.register()
+        return (gym_env.ENV_ID,)
+
+    def owns_set(self, source: str | Path) -> bool:
+        if str(source) in self.shipped_sets():
+            return True
+        from ludolab.research.gallery.deals import DEAL_CONSTRAINTS
+        from ludolab.research.set_names import set_file_constraints
+
+        names = set_file_constraints(source)
+        return bool(names) and names <= set(DEAL_CONSTRAINTS)
+
+    def own_seat_values(self, table: Any) -> Mapping[str, Sequence[Any]]:
+        from ludolab.research.gallery.simulate import own_seat_values
+
+        return own_seat_values(table)
+
     @property
     def record_type(self) -> type:
         from ludolab.envs.gallery.record import GalleryRecord

@@ -63,26 +63,18 @@ def records_table(records: Sequence[GalleryRecord], metadata: dict | None = None
     return simulate_common.records_table(records, SCHEMA, metadata)
 
 
-def per_seat_table(games: pa.Table) -> pd.DataFrame:
-    """One row per seat of every game (a tidy long table): the game's keys (``condition``,
-    ``setup``, ``game``, ``seed``... where ``games`` has them), ``seat`` (0-based), ``agent``,
-    ``won`` (bool; True for every seat of a shared win), ``shared_win`` (bool),
-    ``final_score`` (money), ``cards_dealt`` and ``cards_drawn``. ``games``: a games table
-    (records or a run's games)."""
+def own_seat_values(games: pa.Table) -> dict[str, np.ndarray]:
+    """Masters Gallery's own per-seat columns (:meth:`ludolab.games.Game.own_seat_values`):
+    ``cards_dealt`` and ``cards_drawn``."""
     rows = SeatRows.of(games)
-    winners = rows.table.column("winners").combine_chunks()
-    won = rows.won()
-    n_winners = np.asarray(pc.list_value_length(winners))
-    return rows.frame(
-        {
-            "agent": rows.per_seat("agents"),
-            "won": won,
-            "shared_win": won & (n_winners[rows.game_row] > 1),
-            "final_score": rows.per_seat("final_scores"),
-            "cards_dealt": rows.per_seat("cards_dealt"),
-            "cards_drawn": rows.per_seat("cards_drawn"),
-        }
-    )
+    return {column: rows.per_seat(column) for column in ("cards_dealt", "cards_drawn")}
+
+
+def per_seat_table(games: pa.Table) -> pd.DataFrame:
+    """One row per seat of every game (:func:`ludolab.research.simulate.per_seat_table`): the
+    core's columns (``final_score`` in money; ``won`` for every seat of a shared win), then
+    :func:`own_seat_values`."""
+    return simulate_common.per_seat_table(games, "gallery")
 
 
 SUMMARY_COLUMNS = (
