@@ -6,8 +6,8 @@ stable-baselines3 and torch). Named like any agent from outside the package::
     ludolab.envs.sb3:SB3Agent?path=models/gallery-ppo.zip
 
 The agent encodes the position from its own seat exactly as the Gymnasium env does for its
-learner (``encode`` in :mod:`ludolab.envs.catan.observation` and
-:mod:`ludolab.envs.gallery.observation`), so a policy trained on ``ludolab/Catan-v0`` or
+learner (the engine's ``observe(seat)``: ``encode`` in :mod:`ludolab.envs.catan.observation`
+and :mod:`ludolab.envs.gallery.observation`), so a policy trained on ``ludolab/Catan-v0`` or
 ``ludolab/MastersGallery-v0`` with the same player count and rules sees the same numbers at
 every decision; it passes the legal actions as the action mask (``predict(obs,
 action_masks=...)``, as MaskablePPO takes them) and plays the action predicted. Parameters:
@@ -66,11 +66,7 @@ class SB3Agent(Agent):
             torch.manual_seed(self.rng.getrandbits(63))
 
     def act(self, game: Any, legal: Sequence[int]) -> int:
-        if type(game).__module__.startswith("ludolab.envs.catan"):
-            from ludolab.envs.catan.observation import encode
-        else:
-            from ludolab.envs.gallery.observation import encode  # type: ignore[assignment]
-        obs = encode(game, self.seat)
+        obs = game.observe(self.seat)  # as the game's Gymnasium env encodes it
         mask = np.zeros(self.model.action_space.n, dtype=bool)
         mask[list(legal)] = True
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)

@@ -147,6 +147,11 @@ class GameState(Protocol):
     def check_invariants(self) -> None:
         """Raise ``ludolab.envs.rules.InvariantError`` if the state is inconsistent."""
 
+    def observe(self, seat: int) -> object:
+        """The position as ``seat`` sees it, as the game's Gymnasium env encodes it (a trained
+        policy's input; ``ludolab.envs.sb3`` calls it). Optional: a game without an
+        environment need not have it."""
+
 
 class Game(ABC):
     """One game, as ludolab's generic layers see it (protocol version 1).
@@ -183,6 +188,9 @@ class Game(ABC):
     score_unit: ClassVar[str] = "points"
     setup_options: ClassVar[tuple[str, ...]] = ()
     default_sampler: ClassVar[str]
+    user_errors: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """The game's exceptions a user can cause and fix, as (module, class name): the command
+    line prints them as one line and exits 2 instead of a traceback."""
 
     # -- static facts derived from the attributes ------------------------------------------
 

@@ -374,6 +374,13 @@ class Game:
         """Domestic offers the seat on turn may still make this turn."""
         return self.options.trade_offers_per_turn - self._offers_this_turn
 
+    def observe(self, seat: int) -> object:
+        """The position as ``seat`` sees it, encoded as the Gymnasium env encodes it for its
+        learner (a float32 numpy vector; the observation module defines it)."""
+        from ludolab.envs.catan.observation import encode
+
+        return encode(self, seat)
+
     def legal_actions(self) -> list[int]:
         """The legal actions for seat ``acting``, in increasing index order. Do not mutate."""
         if self._legal is None:

@@ -418,6 +418,13 @@ class Game:
         ask the Catan engine the same question, see its ``forced_action``)."""
         return -1
 
+    def observe(self, seat: int) -> object:
+        """The position as ``seat`` sees it, encoded as the Gymnasium env encodes it for its
+        learner (a float32 numpy vector; the observation module defines it)."""
+        from ludolab.envs.gallery.observation import encode
+
+        return encode(self, seat)
+
     def legal_actions(self) -> list[int]:
         """The legal actions for seat ``acting``, in increasing index order. Do not mutate."""
         if self._legal is None:

@@ -39,6 +39,13 @@ class Catan(Game):
     }
     turn_unit = "player turns"
     condition_keys = ("objective", "time_limit")
+    user_errors = (
+        ("ludolab.envs.catan.board", "BoardError"),
+        ("ludolab.envs.catan.topology", "LayoutError"),
+        ("ludolab.research.catan.constraint_set", "ConstraintSetError"),
+        ("ludolab.research.catan.constraints", "ConstraintError"),
+        ("ludolab.research.catan.samplers", "SamplingError"),
+    )
 
     @property
     def options_type(self) -> type:

@@ -7,27 +7,22 @@ import argparse
 import sys
 import tomllib
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from ludolab import games
 from ludolab.research.cli_types import check_fits
-
-if TYPE_CHECKING:  # the game modules load inside the commands that use them
-    from ludolab.envs.gallery.cards import SymbolsTable
 
 
 class SimulationError(ValueError):
     """A simulate request that cannot run as given."""
 
 
-# The exceptions a user can cause and fix (one line and exit 2, never a traceback), by module:
-# a class whose module is not loaded cannot have been raised, so nothing is imported to check.
+# The exceptions a user can cause and fix (one line and exit 2, never a traceback), by module,
+# besides each game's own (its description's user_errors): a class whose module is not loaded
+# cannot have been raised, so nothing is imported to check.
 USER_ERRORS = (
-    ("ludolab.envs.catan.board", "BoardError"),
-    ("ludolab.envs.catan.topology", "LayoutError"),
-    ("ludolab.envs.gallery.deal", "DealError"),
-    ("ludolab.research.catan.constraint_set", "ConstraintSetError"),
-    ("ludolab.research.catan.constraints", "ConstraintError"),
-    ("ludolab.research.catan.samplers", "SamplingError"),
+    ("ludolab.games", "UnknownGameError"),
+    ("ludolab.games", "SetupSetError"),
+    ("ludolab.games", "GameRegistrationError"),
     ("ludolab.research.experiment.config", "ConfigError"),
     ("ludolab.research.experiment.store", "RunError"),
     ("ludolab.research.puzzles", "PuzzleError"),
@@ -40,7 +35,8 @@ def is_user_error(exc: BaseException) -> bool:
     misplaced or forbidden file."""
     if isinstance(exc, SimulationError | FileNotFoundError | NotADirectoryError | PermissionError):
         return True
-    for module, name in USER_ERRORS:
+    own = [pair for name in games.names() for pair in games.get(name).user_errors]
+    for module, name in (*USER_ERRORS, *own):
         loaded = sys.modules.get(module)
         if loaded is not None and isinstance(exc, getattr(loaded, name)):
             return True
@@ -110,13 +106,11 @@ def add_force(parser: argparse.ArgumentParser) -> None:
 def parse_params(items: list[str]) -> dict:
     """``--param CONSTRAINT.PARAM=VALUE`` items as ``{"CONSTRAINT.PARAM": value}``, each value
     read as TOML (a bare word stays a string)."""
-    from ludolab.research.catan.constraint_set import ConstraintSetError
-
     out = {}
     for item in items:
         key, eq, value = item.partition("=")
         if not eq or "." not in key:
-            raise ConstraintSetError(
+            raise SimulationError(
                 f"--param {item!r}: expected CONSTRAINT.PARAM=VALUE, e.g. "
                 f"red-numbers-apart.numbers=[6,8]"
             )
@@ -135,47 +129,3 @@ def parquet_out(text: str) -> Path:
     if not out.parent.is_dir():
         raise NotADirectoryError(f"--out {out}: the folder {out.parent} does not exist")
     return out
-
-
-def add_gallery_rules(parser: argparse.ArgumentParser) -> None:
-    """The Masters Gallery rule flags shared by `simulate gallery` and `exhibits`."""
-    parser.add_argument(
-        "--symbols",
-        metavar="FILE.toml",
-        help="the symbols table: per artist a table of symbol counts, e.g. [Yoko] draw = 2 "
-        "(symbols draw, double, award, face-down, simultaneous; artists left out carry none). "
-        "Default: 1 draw-one, 2 doubles and one of each other symbol per artist",
-    )
-    parser.add_argument(
-        "--no-extra-card", action="store_true", help="no face-up extra card (published: one)"
-    )
-    parser.add_argument(
-        "--extra-card-at-setup-only",
-        action="store_true",
-        help="the face-up extra card only at setup, for round 1 (default: a new one each round)",
-    )
-    parser.add_argument(
-        "--award-own-artist",
-        action="store_true",
-        help="an award card's token goes on the card's own artist (published: an artist of "
-        "the player's choice)",
-    )
-
-
-def read_symbols(path: str | None) -> SymbolsTable | None:
-    """The ``--symbols`` file's table, or None; errors name the file, the artist, the symbol."""
-    from ludolab.envs.gallery.cards import symbols_from_mapping
-
-    if path is None:
-        return None
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except tomllib.TOMLDecodeError as exc:
-        raise SimulationError(f"--symbols {path}: not valid TOML ({exc})") from None
-    except FileNotFoundError:
-        raise SimulationError(f"--symbols {path}: no such file") from None
-    try:
-        return symbols_from_mapping(data, where=path)
-    except ValueError as exc:
-        raise SimulationError(f"--symbols {exc}") from None

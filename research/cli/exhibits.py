@@ -8,8 +8,9 @@ import dataclasses
 import sys
 from typing import Any
 
-from ludolab.research.cli.common import SimulationError, add_gallery_rules, read_symbols
+from ludolab.research.cli.common import SimulationError
 from ludolab.research.cli_types import add_quiet_option, count, seconds, seed
+from ludolab.research.gallery.cli_options import add_gallery_rules, read_symbols
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:

@@ -13,11 +13,10 @@ from ludolab.research.cli.common import (
     SimulationError,
     add_batches,
     add_force,
-    add_gallery_rules,
     parquet_out,
-    read_symbols,
 )
 from ludolab.research.cli_types import add_quiet_option, game_name, seed
+from ludolab.research.gallery.cli_options import add_gallery_rules, read_symbols
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:

@@ -35,6 +35,7 @@ class MastersGallery(Game):
     }
     turn_unit = "cards played"
     setup_options = ("symbols", "hand_size", "deals", "rounds")
+    user_errors = (("ludolab.envs.gallery.deal", "DealError"),)
 
     @property
     def options_type(self) -> type:

@@ -1,0 +1,57 @@
+"""Masters Gallery's command-line options: the rule flags `simulate gallery` and `exhibits`
+share, and the ``--symbols`` file they read."""
+
+from __future__ import annotations
+
+import argparse
+import tomllib
+from typing import TYPE_CHECKING
+
+from ludolab.research.cli.common import SimulationError
+
+if TYPE_CHECKING:  # the game's modules load inside the commands that use them
+    from ludolab.envs.gallery.cards import SymbolsTable
+
+
+def add_gallery_rules(parser: argparse.ArgumentParser) -> None:
+    """The Masters Gallery rule flags shared by `simulate gallery` and `exhibits`."""
+    parser.add_argument(
+        "--symbols",
+        metavar="FILE.toml",
+        help="the symbols table: per artist a table of symbol counts, e.g. [Yoko] draw = 2 "
+        "(symbols draw, double, award, face-down, simultaneous; artists left out carry none). "
+        "Default: 1 draw-one, 2 doubles and one of each other symbol per artist",
+    )
+    parser.add_argument(
+        "--no-extra-card", action="store_true", help="no face-up extra card (published: one)"
+    )
+    parser.add_argument(
+        "--extra-card-at-setup-only",
+        action="store_true",
+        help="the face-up extra card only at setup, for round 1 (default: a new one each round)",
+    )
+    parser.add_argument(
+        "--award-own-artist",
+        action="store_true",
+        help="an award card's token goes on the card's own artist (published: an artist of "
+        "the player's choice)",
+    )
+
+
+def read_symbols(path: str | None) -> SymbolsTable | None:
+    """The ``--symbols`` file's table, or None; errors name the file, the artist, the symbol."""
+    from ludolab.envs.gallery.cards import symbols_from_mapping
+
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except tomllib.TOMLDecodeError as exc:
+        raise SimulationError(f"--symbols {path}: not valid TOML ({exc})") from None
+    except FileNotFoundError:
+        raise SimulationError(f"--symbols {path}: no such file") from None
+    try:
+        return symbols_from_mapping(data, where=path)
+    except ValueError as exc:
+        raise SimulationError(f"--symbols {exc}") from None
