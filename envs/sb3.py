@@ -6,11 +6,12 @@ stable-baselines3 and torch). Named like any agent from outside the package::
     ludolab.envs.sb3:SB3Agent?path=models/gallery-ppo.zip
 
 The agent encodes the position from its own seat exactly as the Gymnasium env does for its
-learner (the engine's ``observe(seat)``: ``encode`` in :mod:`ludolab.envs.catan.observation`
-and :mod:`ludolab.envs.gallery.observation`), so a policy trained on ``ludolab/Catan-v0`` or
-``ludolab/MastersGallery-v0`` with the same player count and rules sees the same numbers at
-every decision; it passes the legal actions as the action mask (``predict(obs,
-action_masks=...)``, as MaskablePPO takes them) and plays the action predicted. Parameters:
+learner (its game description's ``observe``: ``encode`` in
+:mod:`ludolab.envs.catan.observation` and :mod:`ludolab.envs.gallery.observation`), so a
+policy trained on ``ludolab/Catan-v0`` or ``ludolab/MastersGallery-v0`` with the same player
+count and rules sees the same numbers at every decision; it passes the legal actions as the
+action mask (``predict(obs, action_masks=...)``, as MaskablePPO takes them) and plays the
+action predicted. Parameters:
 
 * ``path``: the saved model (``model.save(path)``);
 * ``algo``: the class that loads it, ``module:Class`` (default ``sb3_contrib:MaskablePPO``;
@@ -30,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from ludolab import games
 from ludolab.envs.agents import Agent
 
 _MODELS: dict[tuple[str, str, float], Any] = {}
@@ -66,7 +68,8 @@ class SB3Agent(Agent):
             torch.manual_seed(self.rng.getrandbits(63))
 
     def act(self, game: Any, legal: Sequence[int]) -> int:
-        obs = game.observe(self.seat)  # as the game's Gymnasium env encodes it
+        # as the game's Gymnasium env encodes it: the state's class names its game
+        obs = games.get(type(game).game).observe(game, self.seat)
         mask = np.zeros(self.model.action_space.n, dtype=bool)
         mask[list(legal)] = True
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)

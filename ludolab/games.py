@@ -52,7 +52,7 @@ RECORD_CORE: dict[str, str] = {
     "players); the score before the first step is the same for every seat",
     "turns": "int: turns played (the game's unit of length)",
     "rounds": "int: rounds played",
-    "n_actions": "int: decisions taken, every seat's",
+    "n_actions": "int: decisions taken, every seat's (the steps the rules force included)",
     "truncated": "bool: the game was cut off (a turn limit) rather than won",
 }
 """The fields every game's record has, first and in this order, with their types and meaning:
@@ -120,7 +120,9 @@ class SetupDraw:
 class GameState(Protocol):
     """One game in play, as a game's reference engine keeps it (what :meth:`Game.new_state`
     returns): the seat to act, its legal actions, a step, a copy, and a check of its own
-    consistency. Actions are small integers; the engine's module documents their meaning."""
+    consistency. Actions are small integers; the engine's module documents their meaning. The
+    state's class names its game in a class attribute ``game`` (the registry name), so that
+    code holding a state can find the game's description."""
 
     @property
     def acting(self) -> int:
@@ -146,11 +148,6 @@ class GameState(Protocol):
 
     def check_invariants(self) -> None:
         """Raise ``ludolab.envs.rules.InvariantError`` if the state is inconsistent."""
-
-    def observe(self, seat: int) -> object:
-        """The position as ``seat`` sees it, as the game's Gymnasium env encodes it (a trained
-        policy's input; ``ludolab.envs.sb3`` calls it). Optional: a game without an
-        environment need not have it."""
 
 
 class Game(ABC):
@@ -279,9 +276,13 @@ class Game(ABC):
     """Keys a condition may hold beyond the common ones, read by :meth:`sampler_settings`
     (Catan: ``objective``, ``time_limit``)."""
 
+    smoke_set: ClassVar[str | None] = None
+    """The shipped set a smoke run draws from (the conformance suite's tiny ``ludolab run``):
+    one its default sampler draws from quickly; None: the first of :meth:`shipped_sets`."""
+
     def shipped_sets(self) -> list[str]:
         """The names of the constraint sets the game ships, which a condition may name instead
-        of a file."""
+        of a file. A game ships at least one (its fair setups, say, with no constraint)."""
         return []
 
     @abstractmethod
@@ -338,9 +339,9 @@ class Game(ABC):
     @property
     @abstractmethod
     def agents(self) -> AgentRegistry:
-        """The game's agents, by name (``random``, ``greedy``, ...)."""
+        """The game's agents, by name (``random``, ``greedy``, ...); every game has ``random``
+        (a uniform choice among the legal actions), the agent smoke runs and tests use."""
 
-    @abstractmethod
     @abstractmethod
     def new_state(self, setup: Any, players: int, seed: int, options: Any = None) -> GameState:
         """A game of ``players`` seats on ``setup`` at its first decision, with every chance
@@ -372,7 +373,8 @@ class Game(ABC):
     @property
     def metrics(self) -> Mapping[str, Metric]:
         """The game's own per-game metrics, by column name (registered as
-        ``<game name>.<column>``); :meth:`own_metric_values` computes them."""
+        ``<game name>.<column>``); :meth:`own_metric_values` computes them. A name may not be
+        one of the metrics every game has (``ludolab.research.metrics.GAME_METRICS``)."""
         return {}
 
     @property
@@ -397,6 +399,12 @@ class Game(ABC):
         each (``ludolab.research.simulate.SeatRows`` lays them out). The core's columns (seat,
         agent, won, shared_win, final_score) come first without it."""
         return {}
+
+    def observe(self, state: GameState, seat: int) -> Any:
+        """The position of ``state`` as ``seat`` sees it, encoded as the game's Gymnasium env
+        encodes it for its learner (a trained policy's input: ``ludolab.envs.sb3`` asks it).
+        A game without an environment need not have it."""
+        raise NotImplementedError(f"{self.title} has no observation encoding")
 
     def register_envs(self) -> tuple[str, ...]:
         """Register the game's Gymnasium environments (idempotent) and return their ids, so

@@ -1,9 +1,5 @@
-"""The names of the setup sets shipped with each game, read from their folders.
-
-Below both games' research code: a message about one game's sets can name the other game's (a
-Masters Gallery deal set given where a Catan constraint set belongs, say) without one game's
-code importing the other's.
-"""
+"""What any game's constraint-set files share: the names of the sets shipped in a folder, read
+without importing the game's package, and the constraint names a set file lists."""
 
 from __future__ import annotations
 
@@ -12,22 +8,14 @@ from importlib import resources
 from pathlib import Path
 
 
-def _names(game: str, folder: str) -> list[str]:
-    # Through the research package, so that neither game's package is imported.
-    path = resources.files("ludolab.research") / game / folder
+def shipped_set_names(package: str, *folders: str) -> list[str]:
+    """The names of the ``.toml`` files in the folder ``folders`` of ``package`` (e.g.
+    ``shipped_set_names("ludolab.research", "catan", "constraint_sets")``), sorted; the files
+    are read through ``package``, so a game's own package below it is not imported."""
+    path = resources.files(package).joinpath(*folders)
     if not path.is_dir():
         return []
     return sorted(p.name.removesuffix(".toml") for p in path.iterdir() if p.name.endswith(".toml"))
-
-
-def constraint_set_names() -> list[str]:
-    """The Catan constraint sets shipped with ludolab (``research/catan/constraint_sets``)."""
-    return _names("catan", "constraint_sets")
-
-
-def deal_set_names() -> list[str]:
-    """The Masters Gallery deal sets shipped with ludolab (``research/gallery/deal_sets``)."""
-    return _names("gallery", "deal_sets")
 
 
 def set_file_constraints(source: str | Path) -> set[str]:

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import operator
 import random
-from typing import SupportsIndex
+from typing import ClassVar, SupportsIndex
 
 from ludolab.envs.catan import actions as A
 from ludolab.envs.catan import native
@@ -223,6 +223,9 @@ class Game:
     counts (lumber, wool, grain, brick, ore).
     """
 
+    game: ClassVar[str] = "catan"
+    """The game's registry name (``ludolab.games``): code holding a state finds its game by it."""
+
     def __init__(
         self,
         board: Board,
@@ -373,13 +376,6 @@ class Game:
     def offers_left(self) -> int:
         """Domestic offers the seat on turn may still make this turn."""
         return self.options.trade_offers_per_turn - self._offers_this_turn
-
-    def observe(self, seat: int) -> object:
-        """The position as ``seat`` sees it, encoded as the Gymnasium env encodes it for its
-        learner (a float32 numpy vector; the observation module defines it)."""
-        from ludolab.envs.catan.observation import encode
-
-        return encode(self, seat)
 
     def legal_actions(self) -> list[int]:
         """The legal actions for seat ``acting``, in increasing index order. Do not mutate."""

@@ -96,6 +96,7 @@ The engine checks every invariant after every action when ``options.debug`` is s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ludolab.envs.gallery import actions as A
 from ludolab.envs.gallery.cards import (
@@ -276,6 +277,9 @@ class Game:
     are lists of 30 counts, one per card type (``artist * 6 + symbol``).
     """
 
+    game: ClassVar[str] = "gallery"
+    """The game's registry name (``ludolab.games``): code holding a state finds its game by it."""
+
     def __init__(self, deal: Deal, seed: int = 0, options: GalleryOptions | None = None) -> None:
         self.deal = deal
         self.n_players = n = deal.n_players
@@ -417,13 +421,6 @@ class Game:
         """-1: every choice a Masters Gallery seat is asked to make is a decision (the faces
         ask the Catan engine the same question, see its ``forced_action``)."""
         return -1
-
-    def observe(self, seat: int) -> object:
-        """The position as ``seat`` sees it, encoded as the Gymnasium env encodes it for its
-        learner (a float32 numpy vector; the observation module defines it)."""
-        from ludolab.envs.gallery.observation import encode
-
-        return encode(self, seat)
 
     def legal_actions(self) -> list[int]:
         """The legal actions for seat ``acting``, in increasing index order. Do not mutate."""

@@ -3,6 +3,6 @@ faces in models/), constraint sets (constraint_sets/*.toml), the samplers and co
 boards, board features, simulations, and the win model the search agent cuts play-outs with.
 
 The Masters Gallery side (:mod:`ludolab.research.gallery`) is its sibling: neither imports the
-other (tests/test_layout.py); the names of both games' shipped sets are in
-:mod:`ludolab.research.set_names`.
+other (tests/test_layout.py); each knows the other only through the game registry
+(:mod:`ludolab.games`). Catan's description there is :mod:`.game`.
 """

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ludolab.research.set_names import constraint_set_names
+from ludolab.research.set_names import shipped_set_names
 
 SAMPLERS = ("uniform", "rejection", "chain", "solver", "enumerate", "optimise")
 COUNT_METHODS = ("auto", "rejection", "depth-first", "importance")
@@ -20,7 +20,7 @@ starting boards, the solver and enumerate samplers, and a count's random descent
 
 def shipped_sets() -> list[str]:
     """Names of the constraint sets shipped with ludolab."""
-    return constraint_set_names()
+    return shipped_set_names("ludolab.research", "catan", "constraint_sets")
 
 
 @dataclass(frozen=True)

@@ -154,12 +154,15 @@ def load_constraint_set(
         folder = resources.files("ludolab.research.catan") / "constraint_sets"
         shipped = folder / f"{name_or_path}.toml"
         if not shipped.is_file():
-            from ludolab.research.set_names import deal_set_names
+            from ludolab import games
 
-            deal_sets = deal_set_names()
-            hint = did_you_mean(str(name_or_path), [*shipped_sets(), *deal_sets])
-            if str(name_or_path) in deal_sets:
-                hint = "that is a Masters Gallery deal set (ludolab generate gallery); "
+            # Another game's set given here: say whose (the registry, not its code).
+            others = [games.get(n) for n in games.names() if n != "catan"]
+            theirs = {s: g for g in others for s in g.shipped_sets()}
+            hint = did_you_mean(str(name_or_path), [*shipped_sets(), *theirs])
+            if str(name_or_path) in theirs:
+                owner = theirs[str(name_or_path)]
+                hint = f"that is a {owner.title} set (ludolab generate {owner.name}); "
             raise ConstraintSetError(
                 f"unknown constraint set {str(name_or_path)!r}; {hint}shipped sets: "
                 f"{', '.join(shipped_sets())}; or give a path to a .toml file"

@@ -39,6 +39,7 @@ class Catan(Game):
     }
     turn_unit = "player turns"
     condition_keys = ("objective", "time_limit")
+    smoke_set = "official"  # exact rejection: a board in milliseconds
     user_errors = (
         ("ludolab.envs.catan.board", "BoardError"),
         ("ludolab.envs.catan.topology", "LayoutError"),
@@ -77,9 +78,9 @@ class Catan(Game):
         return tuple(SAMPLERS)
 
     def shipped_sets(self) -> list[str]:
-        from ludolab.research.set_names import constraint_set_names
+        from ludolab.research.catan.catalog import shipped_sets
 
-        return constraint_set_names()
+        return shipped_sets()
 
     def load_set(
         self, source: str | Path, params: Mapping[str, Any], *, players: int, options: Any
@@ -246,6 +247,11 @@ class Catan(Game):
         from ludolab.research.catan.game_metrics import seat_income
 
         return seat_income(table)
+
+    def observe(self, state: Any, seat: int) -> Any:
+        from ludolab.envs.catan.observation import encode
+
+        return encode(state, seat)
 
     def register_envs(self) -> tuple[str, ...]:
         from ludolab.envs.catan import gym_env

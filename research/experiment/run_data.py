@@ -11,6 +11,7 @@ from typing import Any
 
 import pandas as pd
 
+from ludolab import games
 from ludolab.research.experiment.setups import Setup
 from ludolab.research.metrics import condition_metrics
 
@@ -79,7 +80,8 @@ class RunData:
 
 def metric_column(name: str) -> str:
     """A registry name (``catan.sevens``, ``turns``) as its per-game column (``sevens``)."""
-    return name.partition(".")[2] if name.startswith(("catan.", "gallery.")) else name
+    prefix, dot, column = name.partition(".")
+    return column if dot and prefix in games.names() else name
 
 
 def tested_metrics(data: RunData) -> list[str]:

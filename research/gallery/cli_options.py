@@ -7,10 +7,12 @@ import argparse
 import tomllib
 from typing import TYPE_CHECKING
 
-from ludolab.research.cli.common import SimulationError
-
 if TYPE_CHECKING:  # the game's modules load inside the commands that use them
     from ludolab.envs.gallery.cards import SymbolsTable
+
+
+class SymbolsFileError(ValueError):
+    """A ``--symbols`` file that cannot be read as a symbols table (a user's error: one line)."""
 
 
 def add_gallery_rules(parser: argparse.ArgumentParser) -> None:
@@ -48,10 +50,10 @@ def read_symbols(path: str | None) -> SymbolsTable | None:
         with open(path, "rb") as f:
             data = tomllib.load(f)
     except tomllib.TOMLDecodeError as exc:
-        raise SimulationError(f"--symbols {path}: not valid TOML ({exc})") from None
+        raise SymbolsFileError(f"--symbols {path}: not valid TOML ({exc})") from None
     except FileNotFoundError:
-        raise SimulationError(f"--symbols {path}: no such file") from None
+        raise SymbolsFileError(f"--symbols {path}: no such file") from None
     try:
         return symbols_from_mapping(data, where=path)
     except ValueError as exc:
-        raise SimulationError(f"--symbols {exc}") from None
+        raise SymbolsFileError(f"--symbols {exc}") from None

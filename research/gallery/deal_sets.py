@@ -17,7 +17,7 @@ from ludolab.research.gallery.deal_constraints import (
     DealContext,
     make_deal_constraint,
 )
-from ludolab.research.set_names import deal_set_names
+from ludolab.research.set_names import shipped_set_names
 from ludolab.research.suggest import did_you_mean
 
 
@@ -46,7 +46,7 @@ class DealSet:
 
 def shipped_deal_sets() -> list[str]:
     """Names of the deal sets shipped with ludolab."""
-    return deal_set_names()
+    return shipped_set_names("ludolab.research", "gallery", "deal_sets")
 
 
 def load_deal_set(name_or_path: str | Path) -> DealSet:

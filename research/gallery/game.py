@@ -35,7 +35,10 @@ class MastersGallery(Game):
     }
     turn_unit = "cards played"
     setup_options = ("symbols", "hand_size", "deals", "rounds")
-    user_errors = (("ludolab.envs.gallery.deal", "DealError"),)
+    user_errors = (
+        ("ludolab.envs.gallery.deal", "DealError"),
+        ("ludolab.research.gallery.cli_options", "SymbolsFileError"),
+    )
 
     @property
     def options_type(self) -> type:
@@ -75,9 +78,9 @@ class MastersGallery(Game):
         return tuple(METHODS)
 
     def shipped_sets(self) -> list[str]:
-        from ludolab.research.set_names import deal_set_names
+        from ludolab.research.gallery.deal_sets import shipped_deal_sets
 
-        return deal_set_names()
+        return shipped_deal_sets()
 
     def load_set(
         self, source: str | Path, params: Mapping[str, Any], *, players: int, options: Any
@@ -201,6 +204,11 @@ class MastersGallery(Game):
         from ludolab.research.gallery.game_metrics import own_metric_values
 
         return own_metric_values(table)
+
+    def observe(self, state: Any, seat: int) -> Any:
+        from ludolab.envs.gallery.observation import encode
+
+        return encode(state, seat)
 
     def register_envs(self) -> tuple[str, ...]:
         from ludolab.envs.gallery import gym_env

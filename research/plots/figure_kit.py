@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 from scipy import stats as st
 
+from ludolab import games
 from ludolab.research.metrics.registry import METRICS, short_unit
 from ludolab.research.plots.style import current_style
 from ludolab.research.stats.compare import check_columns, condition_order
@@ -117,7 +118,8 @@ def metric_label(column: str) -> str:
 
 
 def metric_of(column: str) -> Any:
-    for key in (column, f"catan.{column}", f"gallery.{column}", f"condition.{column}"):
+    own = [f"{game}.{column}" for game in games.names()]
+    for key in (column, *own, f"condition.{column}"):
         if key in METRICS:
             return METRICS[key]
     return None
