@@ -362,6 +362,9 @@ class Game(ABC):
 
     # -- metrics ---------------------------------------------------------------------------
 
+    length_words: ClassVar[str] = "turns and rounds are the game's own."
+    """A sentence saying what a game's turns and rounds are, for a report's length table."""
+
     turn_unit: ClassVar[str] = "turns"
     """What the record core's ``turns`` counts, as a reader of the game says it
     (``"player turns"``, ``"cards played"``)."""
@@ -392,6 +395,20 @@ class Game(ABC):
         """Each game's income per seat (what ``income_gini`` measures the inequality of), one
         sequence per row of ``table``; None: the final scores are the income."""
         return None
+
+    regression_features: ClassVar[tuple[str, ...]] = ()
+    """The setup features (of :meth:`setup_features`) a run's report regresses each metric's
+    setup means on; none: no regression."""
+
+    def setup_features(self, setup: Any) -> Mapping[str, float]:
+        """Numbers that describe ``setup`` (how rich the best spot is, how unevenly something
+        is spread...), by name, to relate metrics to setups; none by default."""
+        return {}
+
+    @property
+    def feature_docs(self) -> Mapping[str, str]:
+        """What each of :meth:`setup_features`' names measures, for a report's definitions."""
+        return {}
 
     def own_seat_values(self, table: pa.Table) -> Mapping[str, Sequence[Any]]:
         """The game's own per-seat columns of the per-seat table (``Games.per_seat``), each one

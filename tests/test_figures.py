@@ -18,8 +18,12 @@ from scipy import stats as st
 
 from ludolab.envs.catan.gym_env import random_board
 from ludolab.research.catan import simulate as catan_sim
-from ludolab.research.metrics import condition_metrics, per_game_metrics, wilson_interval
-from ludolab.research.metrics import with_board_features as add_features
+from ludolab.research.metrics import (
+    condition_metrics,
+    per_game_metrics,
+    wilson_interval,
+    with_setup_features,
+)
 from ludolab.research.plots import figures as F
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -287,7 +291,7 @@ def test_example_boards(catan):
 
 def test_real_games_every_figure_saves(catan, tmp_path):
     per_game, conditions = catan["per_game"], catan["conditions"]
-    featured = add_features(per_game, catan["boards"])
+    featured = with_setup_features(per_game, catan["boards"], "catan")
     order = ["second", "first"]
     figs = {
         "lengths": F.length_distributions(per_game, order=order),

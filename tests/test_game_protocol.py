@@ -127,12 +127,7 @@ NOT_YET_ON_THE_PROTOCOL = {
     "research/design/evaluate.py",
     "research/design/report.py",
     "research/design/spec.py",
-    "research/experiment/analysis.py",
     "research/experiment/figures.py",
-    "research/experiment/report.py",
-    "research/experiment/report_terms.py",
-    "research/experiment/run_data.py",
-    "research/metrics/games.py",
     "research/plots/board.py",
     "research/plots/figures.py",
 }

@@ -38,7 +38,7 @@ from ludolab.research.metrics import (
     wilson_interval,
     winner_margin,
     winner_trailing,
-    with_board_features,
+    with_setup_features,
 )
 from ludolab.research.metrics.registry import CONDITION_METRICS
 
@@ -395,21 +395,21 @@ def test_registry_documents_every_column():
     assert list(metrics_table().columns) == ["description", "formula", "unit"]
 
 
-def test_with_board_features():
+def test_with_setup_features():
     boards = [random_board(np.random.default_rng(i)) for i in range(2)]
     records = [
         catan_record([[2, 3], [10, 3]], winner=0, setup_id=boards[i % 2].id) for i in range(3)
     ]
     records.append(catan_record([[2, 3], [10, 3]], winner=0, setup_id="unknown"))
     per = per_game_metrics(records)
-    joined = with_board_features(per, boards + boards[:1])  # duplicates are dropped
+    joined = with_setup_features(per, boards + boards[:1], "catan")  # duplicates are dropped
     assert len(joined) == 4 and list(joined["game"]) == [0, 1, 2, 3]
     feats = board_features(boards[1])
     for k, v in feats.items():
         assert joined.loc[1, k] == pytest.approx(v)
     assert joined.loc[3, list(feats)].isna().all()
     with pytest.raises(KeyError):
-        with_board_features(per.drop(columns="setup_id"), boards)
+        with_setup_features(per.drop(columns="setup_id"), boards, "catan")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -449,7 +449,7 @@ def test_smoke_catan_simulated():
     rates = cm[[f"win_rate_{s}" for s in range(4)]].sum(axis=1)
     assert np.allclose(rates, 1.0)
     assert cm[["balance", "chi2_p", "completion_rate"]].apply(lambda c: c.between(0, 1)).all().all()
-    joined = with_board_features(per, boards)
+    joined = with_setup_features(per, boards, "catan")
     assert not joined["desert_ring"].isna().any()
 
 

@@ -38,8 +38,18 @@ class Catan(Game):
         "truncated": "record.truncated: the turn limit ended the game",
     }
     turn_unit = "player turns"
+    length_words = "turns are player turns (one seat's turn), rounds are turns / players."
     condition_keys = ("objective", "time_limit")
     smoke_set = "official"  # exact rejection: a board in milliseconds
+    # What a metric is regressed on: richness of the best spot, how unevenly pips fall on
+    # resources, clumping, hot numbers next to each other, and the seats' start gap.
+    regression_features = (
+        "int_pips_max",
+        "resource_pips_std",
+        "same_resource_adjacent_pairs",
+        "red_adjacent_pairs",
+        "start_seat_pips_spread",
+    )
     user_errors = (
         ("ludolab.envs.catan.board", "BoardError"),
         ("ludolab.envs.catan.topology", "LayoutError"),
@@ -267,6 +277,17 @@ class Catan(Game):
 
         names = set_file_constraints(source)
         return bool(names) and names <= set(REGISTRY)
+
+    def setup_features(self, setup: Any) -> Mapping[str, float]:
+        from ludolab.research.catan.features import board_features
+
+        return board_features(setup)
+
+    @property
+    def feature_docs(self) -> Mapping[str, str]:
+        from ludolab.research.catan.features import FEATURE_DOCS
+
+        return FEATURE_DOCS
 
     def own_seat_values(self, table: Any) -> Mapping[str, Sequence[Any]]:
         from ludolab.research.catan.simulate import own_seat_values

@@ -47,7 +47,6 @@ from ludolab.research.experiment.result_tables import (
     write_tables,
 )
 from ludolab.research.experiment.run_data import (
-    REGRESSION_FEATURES,
     RunData,
     condition_table,
     metric_column,
@@ -58,7 +57,7 @@ from ludolab.research.experiment.setups import read_setups
 from ludolab.research.experiment.skill import skill_tables
 from ludolab.research.experiment.store import RunError, open_finished
 from ludolab.research.experiment.trends import TREND_COLUMNS, trend_table
-from ludolab.research.metrics import per_game_metrics, with_board_features
+from ludolab.research.metrics import per_game_metrics, with_setup_features
 from ludolab.research.simulate import GAME_NAME_COLUMNS, find_repeats
 from ludolab.research.stats import omnibus, pairwise, regress
 from ludolab.research.stats.compare import PAIRWISE_COLUMNS
@@ -84,9 +83,9 @@ def load_run(path: str | Path) -> RunData:
             f"'ludolab run CONFIG --resume {run.path}'"
         ) from None
     setups = read_setups(run.path / games.get(config["game"]).setups_file, config["game"])
-    if config["game"] == "catan":
-        boards = [b for bs in setups.values() for b in bs]
-        per_game = with_board_features(per_game, boards)
+    per_game = with_setup_features(
+        per_game, [s for ss in setups.values() for s in ss], config["game"]
+    )
     # A sampler that gave fewer distinct setups than the plan indexes has them replayed in turn
     # (runner._cycle): the unit is the distinct setup, so plan index s is setup s mod count.
     count = per_game["condition"].map({c: len(s) for c, s in setups.items()})
@@ -411,23 +410,27 @@ def adjust_families(
 
 
 def regressions(data: RunData) -> tuple[pd.DataFrame, list[str]]:
-    """Each tested metric's board means regressed on :data:`REGRESSION_FEATURES`, per lineup
-    (Catan only; one row per board and lineup, see :func:`setup_means`).
+    """Each tested metric's setup means regressed on the game's ``regression_features`` (its
+    setup features, :mod:`ludolab.games`), per lineup (one row per setup and lineup, see
+    :func:`setup_means`); none for a game that declares none.
 
     Returns the coefficient table (columns ``lineup``, ``metric``, ``term``, ``coef``, ``se``,
     ``t``, ``p``, ``ci_low``, ``ci_high``, ``std_coef``, plus ``n`` and ``r2``) and notes on
     fits that could not be made (e.g. a constant metric).
     """
-    if data.game != "catan":
-        return pd.DataFrame(), ["no regression: board features exist for Catan boards only"]
+    described = games.get(data.game)
+    regressors = described.regression_features
+    noun = described.setup_noun
+    if not regressors:
+        return pd.DataFrame(), [f"no regression: {described.title} declares no {noun} features"]
     frames, notes = [], []
     by_setup = data.by_setup
-    constant = [f for f in REGRESSION_FEATURES if by_setup[f].nunique(dropna=True) <= 1]
-    features = [f for f in REGRESSION_FEATURES if f not in constant]
+    constant = [f for f in regressors if by_setup[f].nunique(dropna=True) <= 1]
+    features = [f for f in regressors if f not in constant]
     if constant:
         notes.append(
-            f"board feature(s) {', '.join(constant)} take one value on every board of this run "
-            "(a constraint fixes them): left out of the regressions"
+            f"{noun} feature(s) {', '.join(constant)} take one value on every {noun} of this "
+            "run (a constraint fixes them): left out of the regressions"
         )
     for lineup in data.lineups:
         df = by_setup[by_setup["lineup"] == lineup]
@@ -565,7 +568,6 @@ def analyse(data: RunData) -> Analysis:
 
 
 __all__ = [
-    "REGRESSION_FEATURES",
     "TREND_COLUMNS",
     "Analysis",
     "RunData",

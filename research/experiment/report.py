@@ -25,8 +25,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from ludolab.envs.catan.engine import GameOptions
-from ludolab.envs.gallery.engine import GalleryOptions
+from ludolab import games
 from ludolab.research.experiment.analysis import Analysis, analyse, load_run
 from ludolab.research.experiment.figures import RunFigure, plot_run
 from ludolab.research.experiment.report_findings import (
@@ -78,7 +77,7 @@ def _sampler_notes(state: dict[str, Any]) -> list[Block]:
 
 
 def _options_changed(config: dict[str, Any]) -> dict[str, Any]:
-    default = GameOptions() if config["game"] == "catan" else GalleryOptions()
+    default = games.get(config["game"]).default_options()
     base = json.loads(json.dumps(asdict(default)))
     return {k: v for k, v in config["options"].items() if base.get(k) != v}
 
@@ -245,12 +244,8 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             "table",
             condition_summary(analysis),
             "Per lineup and condition: completion and length; "
-            + (
-                "turns are player turns (one seat's turn), rounds are turns / players. "
-                if data.game == "catan"
-                else "turns are cards played, rounds are the game's four rounds. "
-            )
-            + "All columns: metrics/conditions.csv.",
+            + games.get(data.game).length_words
+            + " All columns: metrics/conditions.csv.",
         ),
     ]
     if len(analysis.omnibus):
@@ -269,12 +264,13 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             )
         )
     if len(analysis.regression):
+        noun = games.get(data.game).setup_noun
         blocks.append(
             Block(
                 "table",
                 regression_table(analysis),
-                "Standardised OLS coefficients of each metric's board means on board features, "
-                "and R² (HC3; p-values in regression.csv).",
+                f"Standardised OLS coefficients of each metric's {noun} means on {noun} "
+                "features, and R² (HC3; p-values in regression.csv).",
             )
         )
     for note in analysis.notes:

@@ -1,6 +1,6 @@
 """The definitions at the end of a report: every metric its tables name (from the metrics
-registry, :mod:`ludolab.research.metrics.registry`, and the board features,
-:data:`ludolab.research.catan.features.FEATURE_DOCS`, so nothing is defined twice) and every
+registry, :mod:`ludolab.research.metrics.registry`, and the game's setup features, its
+description's ``feature_docs``, so nothing is defined twice) and every
 statistical term its text uses (:data:`TERMS`, each found by a pattern in the report's own
 text), with which numbers are corrected for multiple tests and which are not.
 
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ludolab import games
 from ludolab.research.metrics.registry import definition, game_unit, label
 
 CORRECTIONS = {
@@ -45,7 +46,7 @@ TERMS: tuple[Term, ...] = (
     Term(
         "setup",
         r"\bsetups?\b",
-        "what a condition changes: a Catan board or a Masters Gallery deal ({kind} here). The "
+        "what a condition changes: one setup of the game ({kind} here). The "
         "games on one setup are repeated measurements of it, so each metric is first averaged "
         "over a setup's games and the tests compare these setup means: the setup is the unit "
         "of analysis.",
@@ -349,33 +350,28 @@ def term_lines(text: str, context: Mapping[str, str]) -> list[str]:
     ]
 
 
-def _feature_docs() -> dict[str, str]:
-    from ludolab.research.catan.features import FEATURE_DOCS
-
-    return FEATURE_DOCS
-
-
 def metric_lines(game: str, names: Iterable[str]) -> list[str]:
     """One line per name: a metric of the registry (``**turns** (game length; player turns):
     game length in turns``) or a board feature; names the registry does not hold are left
     out."""
     out = []
-    features = _feature_docs() if game == "catan" else {}
+    described = games.get(game)
+    features = described.feature_docs
     for name in dict.fromkeys(names):
         metric = definition(game, name)
         if metric is not None:
             unit = game_unit(game, name) or metric.unit
+            if unit == "turns":  # a length's mean or median: in the game's own turns
+                unit = described.turn_unit
             short = label(name)
             called = (
                 f" In sentences: {short}."
                 if short != name and short.lower() not in metric.description.lower()
                 else ""
             )
-            if unit == "turns" and game == "catan":
-                unit = game_unit(game, "turns")
             out.append(f"**{name}** ({unit}): {metric.description}.{called}")
         elif name in features:
-            out.append(f"**{name}** (board feature): {features[name]}.")
+            out.append(f"**{name}** ({described.setup_noun} feature): {features[name]}.")
     return out
 
 

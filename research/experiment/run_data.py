@@ -15,16 +15,6 @@ from ludolab import games
 from ludolab.research.experiment.setups import Setup
 from ludolab.research.metrics import condition_metrics
 
-# Board features a metric is regressed on (Catan): richness of the best spot, how unevenly
-# pips fall on resources, clumping, hot numbers next to each other, and the seats' start gap.
-REGRESSION_FEATURES = (
-    "int_pips_max",
-    "resource_pips_std",
-    "same_resource_adjacent_pairs",
-    "red_adjacent_pairs",
-    "start_seat_pips_spread",
-)
-
 
 @dataclass
 class RunData:
@@ -99,7 +89,7 @@ def condition_table(data: RunData) -> pd.DataFrame:
 def setup_means(data: RunData) -> pd.DataFrame:
     """One row per lineup, condition and setup: each tested metric averaged over the games
     played on that setup (0/1 metrics become shares; NaN games are skipped), ``n_games``, and
-    for Catan the board's features.
+    the setup's features the game regresses on (its ``regression_features``).
 
     The setup is the unit the conditions act on: games on one board share its layout, so they
     are repeated measurements of the board, not independent samples of the condition. Tests
@@ -116,8 +106,9 @@ def setup_means(data: RunData) -> pd.DataFrame:
     out = grouped[metrics].mean()
     out["n_games"] = grouped.size()
     out = out.reset_index()
-    if data.game == "catan":
-        features = data.per_game.groupby(keys, observed=True)[list(REGRESSION_FEATURES)].first()
+    regressors = list(games.get(data.game).regression_features)
+    if regressors:
+        features = data.per_game.groupby(keys, observed=True)[regressors].first()
         out = out.merge(features.reset_index(), on=keys)
     out["condition"] = pd.Categorical(
         out["condition"].astype(str), categories=data.conditions, ordered=True

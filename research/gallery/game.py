@@ -34,6 +34,7 @@ class MastersGallery(Game):
         "truncated": "always False (a game cannot be cut off)",
     }
     turn_unit = "cards played"
+    length_words = "turns are cards played, rounds are the game's four rounds."
     setup_options = ("symbols", "hand_size", "deals", "rounds")
     user_errors = (
         ("ludolab.envs.gallery.deal", "DealError"),

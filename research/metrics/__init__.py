@@ -1,11 +1,12 @@
-"""Game metrics: per game and per condition, from Catan and Masters Gallery game records.
+"""Game metrics: per game and per condition, from any registered game's records (the record
+core, plus the game's own metrics from its description).
 
 Typical use::
 
     games = pd.read_parquet("games.parquet")          # one row per game, plus "condition"
     per_game = per_game_metrics(games, "catan")
     per_condition = condition_metrics(per_game, "catan", by="condition")
-    with_board_features(per_game, boards)              # relate metrics to board features
+    with_setup_features(per_game, boards, "catan")     # relate metrics to setup features
     metrics_table()                                    # every definition, for the report
 
 Modules: :mod:`.core` (scalar formulas on arrays), :mod:`.games` (tables), :mod:`.registry`
@@ -24,7 +25,6 @@ _HOME = {
     "METRICS": "ludolab.research.metrics.registry",
     "Metric": "ludolab.research.metrics.registry",
     "balance": "ludolab.research.metrics.core",
-    "board_feature_table": "ludolab.research.metrics.games",
     "chi_square_uniform": "ludolab.research.metrics.core",
     "condition_metrics": "ludolab.research.metrics.games",
     "decisiveness": "ludolab.research.metrics.core",
@@ -40,7 +40,8 @@ _HOME = {
     "wilson_interval": "ludolab.research.metrics.core",
     "winner_margin": "ludolab.research.metrics.core",
     "winner_trailing": "ludolab.research.metrics.core",
-    "with_board_features": "ludolab.research.metrics.games",
+    "setup_feature_table": "ludolab.research.metrics.games",
+    "with_setup_features": "ludolab.research.metrics.games",
 }
 
 __all__ = sorted(_HOME)

@@ -10,7 +10,7 @@ records is accepted too (converted with ``to_dict``). Definitions: :mod:`.regist
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,8 +19,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ludolab import games as registry
-from ludolab.envs.catan.board import Board
-from ludolab.research.catan.features import board_features
 from ludolab.research.metrics import core
 from ludolab.research.metrics.registry import GAME_METRICS
 
@@ -310,38 +308,41 @@ def condition_metrics(
     return pd.DataFrame(rows)
 
 
-def board_feature_table(boards: Iterable[Board]) -> pd.DataFrame:
-    """One row per distinct board: ``setup_id`` and the columns of
-    :func:`ludolab.research.catan.features.board_features`."""
-    seen: dict[str, dict[str, float]] = {}
-    for board in boards:
-        if board.id not in seen:
-            seen[board.id] = board_features(board)
+def setup_feature_table(setups: Iterable[Any], game: str) -> pd.DataFrame:
+    """One row per distinct setup: ``setup_id`` and the game's features of it
+    (:meth:`ludolab.games.Game.setup_features`; for Catan, the board features of
+    :func:`ludolab.research.catan.features.board_features`)."""
+    described = registry.get(game)
+    seen: dict[str, Mapping[str, float]] = {}
+    for setup in setups:
+        if setup.id not in seen:
+            seen[setup.id] = described.setup_features(setup)
     return pd.DataFrame([{"setup_id": k, **v} for k, v in seen.items()])
 
 
-def with_board_features(per_game: pd.DataFrame, boards: Iterable[Board]) -> pd.DataFrame:
+def with_setup_features(per_game: pd.DataFrame, setups: Iterable[Any], game: str) -> pd.DataFrame:
     """``per_game`` (any table with a ``setup_id`` column) left-joined with the features of the
-    boards played; games on boards not given get NaN features.
+    setups played (:func:`setup_feature_table`); games on setups not given get NaN features, and
+    a game without features gets the table unchanged.
 
     Raises KeyError without a ``setup_id`` column, ValueError if a feature name is already a
     column of ``per_game``.
     """
     if "setup_id" not in per_game.columns:
         raise KeyError("per_game has no setup_id column")
-    features = board_feature_table(boards)
+    features = setup_feature_table(setups, game)
     clash = sorted(set(features.columns) & set(per_game.columns) - {"setup_id"})
     if clash:
         raise ValueError(f"feature names already used as columns: {clash}")
-    if features.empty:
+    if features.empty or list(features.columns) == ["setup_id"]:
         return per_game.copy()
     return per_game.merge(features, on="setup_id", how="left", validate="many_to_one")
 
 
 __all__ = [
-    "board_feature_table",
     "condition_metrics",
     "games_frame",
     "per_game_metrics",
-    "with_board_features",
+    "setup_feature_table",
+    "with_setup_features",
 ]
