@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from ludolab import games
 from ludolab.research.design.confirm import Confirmed
 from ludolab.research.design.evaluate import Z95, estimate, rung_boards
 from ludolab.research.design.figures import (
@@ -254,9 +255,10 @@ def definition_lines(spec: DesignSpec, text: str, tests: int) -> list[str]:
         if tests
         else "none (no confirmation was run)"
     )
-    game = spec.experiment.get("game", "catan")
+    game = spec.experiment["game"]  # the spec's reader checked it is a registered game
     metrics = metric_lines(game, [o.metric for o in spec.objectives])
-    terms = term_lines(text, context(alpha, "holm", families, "boards"))
+    kind = games.get(game).setup_plural
+    terms = term_lines(text, context(alpha, "holm", families, kind))
     out = ["## Definitions", "", corrected_sentence(alpha, "holm"), ""]
     if metrics:
         out += ["**Metrics** (formulas: `ludolab metrics`):", ""]
