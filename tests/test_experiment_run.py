@@ -835,3 +835,13 @@ metrics = ["turns"]
     assert "**Sampler mismatch.**" in report
     assert "tournament (solver, not uniform) vs official (uniform (rejection))" in report
     assert 'constraints = "official"`, `sampler = "solver"`' in report
+
+
+def test_a_run_of_the_schema_before_the_record_core_says_to_replay_it(tmp_path):
+    from ludolab.research.experiment.store import RunDir
+
+    run = RunDir(tmp_path / "old")
+    run.path.mkdir()
+    run.state_path.write_text('{"schema": "ludolab.run/1"}')
+    with pytest.raises(RunError, match=r"older ludolab .*play it again with `ludolab run .*old/"):
+        run.read_state()
