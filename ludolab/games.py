@@ -426,6 +426,12 @@ class Game(ABC):
         A game without an environment need not have it."""
         raise NotImplementedError(f"{self.title} has no observation encoding")
 
+    def add_commands(self, sub: Any) -> None:
+        """Add the game's own commands to the command line (``sub``: the ``ludolab`` parser's
+        ``argparse`` subparsers); each sets ``run`` to the function that runs it. None by
+        default."""
+        return None
+
     def register_envs(self) -> tuple[str, ...]:
         """Register the game's Gymnasium environments (idempotent) and return their ids, so
         that ``gymnasium.make(id)`` works; none by default."""

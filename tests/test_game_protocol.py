@@ -121,7 +121,6 @@ GENERIC = [
 """The layers every game shares: they may know a game only through ludolab.games."""
 
 NOT_YET_ON_THE_PROTOCOL = {
-    "research/cli/exhibits.py",
     "research/cli/play.py",
     "research/cli/setups.py",
     "research/design/evaluate.py",

@@ -3,10 +3,11 @@
 One module per group of commands, each holding its commands' parsers and what they run:
 :mod:`~ludolab.research.cli.setups` (``generate``, ``count``, ``show``, ``constraints``,
 ``check-uniformity``, ``solve``), :mod:`~ludolab.research.cli.play` (``simulate``, ``ladder``),
-:mod:`~ludolab.research.cli.exhibits`, :mod:`~ludolab.research.cli.experiments` (``run``,
-``plan``, ``metrics``, ``compare``, ``plot``, ``report``), :mod:`~ludolab.research.cli.design` and
-:mod:`~ludolab.research.cli.puzzles` (``puzzle``, ``site``); :mod:`~ludolab.research.cli.common`
-holds what they share. This module puts them together into one parser and runs a command.
+:mod:`~ludolab.research.cli.experiments` (``run``, ``plan``, ``metrics``, ``compare``, ``plot``,
+``report``), :mod:`~ludolab.research.cli.design` and :mod:`~ludolab.research.cli.puzzles`
+(``puzzle``, ``site``); :mod:`~ludolab.research.cli.common` holds what they share. Each
+registered game may add commands of its own (:meth:`ludolab.games.Game.add_commands`: Masters
+Gallery's ``exhibits``). This module puts them together into one parser and runs a command.
 
 Errors people can fix (a bad file, an unknown name, an unsatisfiable set, a missing MiniZinc)
 print one message to stderr and exit with status 2; nothing half-written is left behind.
@@ -22,7 +23,8 @@ from collections.abc import Sequence
 # Only what building the parser needs is imported by these modules (no numpy, pandas or
 # solver): the library loads inside the subcommand that uses it, so `ludolab --help` starts at
 # once.
-from ludolab.research.cli import design, exhibits, experiments, play, puzzles, setups
+from ludolab import games
+from ludolab.research.cli import design, experiments, play, puzzles, setups
 from ludolab.research.cli.common import (
     SimulationError,
     check_sizes,
@@ -53,12 +55,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    if len(argv) > 1 and argv[0] in GAME_COMMANDS and not argv[1].startswith("-"):
-        from ludolab import games
-
-        if argv[1] not in games.names():  # one line, not argparse's usage
-            print(f"ludolab: error: {games.unknown_game_message(argv[1])}", file=sys.stderr)
-            return 2
+    named = argv[1] if len(argv) > 1 and argv[0] in GAME_COMMANDS else "-"
+    if not named.startswith("-") and named not in games.names():  # one line, not the usage
+        print(f"ludolab: error: {games.unknown_game_message(named)}", file=sys.stderr)
+        return 2
     parser = _parser(argv)
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
@@ -95,7 +95,8 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     sub = p.add_subparsers(metavar="COMMAND")
     setups.add_commands(sub)
     play.add_commands(sub)
-    exhibits.add_commands(sub)
+    for name in games.names():  # the games' own commands (Masters Gallery's exhibits)
+        games.get(name).add_commands(sub)
     experiments.add_commands(sub)
     design.add_commands(sub)
     puzzles.add_commands(sub, argv)

@@ -211,6 +211,11 @@ class MastersGallery(Game):
 
         return encode(state, seat)
 
+    def add_commands(self, sub: Any) -> None:
+        from ludolab.research.gallery.commands import add_commands
+
+        add_commands(sub)
+
     def register_envs(self) -> tuple[str, ...]:
         from ludolab.envs.gallery import gym_env
 

@@ -1,5 +1,6 @@
-"""``ludolab exhibits``: the best Masters Gallery exhibits the model finds, with a proven
-bound, replayed in the rules engine."""
+"""Masters Gallery's own command, ``ludolab exhibits``: the best exhibits the model finds, with a
+proven bound, replayed in the rules engine. The command line adds it through the game's
+description (:meth:`ludolab.games.Game.add_commands`)."""
 
 from __future__ import annotations
 
