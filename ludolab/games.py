@@ -399,6 +399,24 @@ class Game(ABC):
         sequence per row of ``table``; None: the final scores are the income."""
         return None
 
+    key_feature: ClassVar[str | None] = None
+    """The setup feature a run's figures draw game length against (Catan: the richest
+    intersection's pips, what its balancing constraints push down); None: draw the score
+    spread against the conditions' tightness instead, where the samplers measured it."""
+
+    key_feature_label: ClassVar[str] = ""
+    """:attr:`key_feature` in words with its unit, e.g. ``"richest intersection (pips)"``."""
+
+    def parameter_unit(self, constraints: str, params: Mapping[str, Any], name: str) -> str:
+        """What the set parameter ``name`` (``constraint.param``) of the set ``constraints``
+        with ``params`` counts ("pips", "cards"), for a sweep's axis; "" when unknown."""
+        return ""
+
+    def example_figure(self, setups: Mapping[str, Sequence[Any]], n: int) -> Any:
+        """A picture of the first ``n`` setups of each condition (a matplotlib Figure, one row
+        per condition in the mapping's order), for a run's figures; None: the game has none."""
+        return None
+
     regression_features: ClassVar[tuple[str, ...]] = ()
     """The setup features (of :meth:`setup_features`) a run's report regresses each metric's
     setup means on; none: no regression."""

@@ -125,7 +125,6 @@ NOT_YET_ON_THE_PROTOCOL = {
     "research/cli/setups.py",
     "research/design/evaluate.py",
     "research/design/spec.py",
-    "research/experiment/figures.py",
     "research/plots/board.py",
     "research/plots/figures.py",
 }

@@ -43,6 +43,8 @@ class Catan(Game):
     smoke_set = "official"  # exact rejection: a board in milliseconds
     # What a metric is regressed on: richness of the best spot, how unevenly pips fall on
     # resources, clumping, hot numbers next to each other, and the seats' start gap.
+    key_feature = "int_pips_max"
+    key_feature_label = "richest intersection (pips)"
     regression_features = (
         "int_pips_max",
         "resource_pips_std",
@@ -277,6 +279,24 @@ class Catan(Game):
 
         names = set_file_constraints(source)
         return bool(names) and names <= set(REGISTRY)
+
+    def parameter_unit(self, constraints: str, params: Mapping[str, Any], name: str) -> str:
+        from ludolab.research.catan.constraint_set import load_constraint_set
+
+        cname, _, pname = name.rpartition(".")
+        try:
+            cset = load_constraint_set(constraints, dict(params))
+        except (ValueError, OSError):  # a set file moved since the run: no unit
+            return ""
+        for constraint in cset.constraints:
+            if constraint.name == cname and pname in constraint.params:
+                return str(constraint.param_unit(pname))
+        return ""
+
+    def example_figure(self, setups: Mapping[str, Sequence[Any]], n: int) -> Any:
+        from ludolab.research.plots.figures import example_boards
+
+        return example_boards(setups, n=n)
 
     def setup_features(self, setup: Any) -> Mapping[str, float]:
         from ludolab.research.catan.features import board_features

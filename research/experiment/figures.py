@@ -24,8 +24,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from ludolab.envs.catan.options import OPTION_UNITS as CATAN_OPTION_UNITS  # noqa: E402
-from ludolab.envs.gallery.engine import OPTION_UNITS as GALLERY_OPTION_UNITS  # noqa: E402
+from ludolab import games as registry  # noqa: E402
 from ludolab.research.experiment.run_data import RunData, tested_metrics  # noqa: E402
 from ludolab.research.experiment.trends import sweeps  # noqa: E402
 from ludolab.research.metrics.registry import game_unit  # noqa: E402
@@ -34,7 +33,6 @@ from ludolab.research.plots.figures import (  # noqa: E402
     DistributionForm,
     distribution_form,
     dose_response,
-    example_boards,
     length_distributions,
     metric_vs_tightness,
     save_figure,
@@ -44,10 +42,6 @@ from ludolab.research.plots.figures import (  # noqa: E402
 )
 from ludolab.research.plots.style import FigureStyle, figure_style, style_from_table  # noqa: E402
 
-# The board feature a Catan metric is drawn against: the richest intersection's pips, the
-# quantity the "balanced" constraints push down.
-OPTION_UNITS = {"catan": CATAN_OPTION_UNITS, "gallery": GALLERY_OPTION_UNITS}
-CATAN_TIGHTNESS = "int_pips_max"
 TIGHTNESS_COLUMN = "tightness"
 
 MIN_TREND_POSITIONS = 3
@@ -108,7 +102,7 @@ def parameter_label(game: str, condition: dict[str, Any]) -> str:
     parameter = str(condition["sweep_parameter"])
     if parameter.startswith("options."):
         name = parameter.removeprefix("options.")
-        unit = OPTION_UNITS[game].get(name, "")
+        unit = registry.get(game).option_units.get(name, "")
         return f"{name.replace('_', ' ')}{_unit_suffix(unit)}, rule option"
     cname, _, pname = parameter.rpartition(".")
     return f"{cname} {pname.replace('_', ' ')}{_unit_suffix(_constraint_unit(game, condition))}"
@@ -117,23 +111,9 @@ def parameter_label(game: str, condition: dict[str, Any]) -> str:
 def _constraint_unit(game: str, condition: dict[str, Any]) -> str:
     """What the swept constraint parameter counts, read from the constraint as the condition
     sets it (a cap on pips or on numbers counts different things); "" when unknown."""
-    cname, _, pname = str(condition["sweep_parameter"]).rpartition(".")
-    if game == "gallery":
-        from ludolab.research.gallery.deals import DEAL_CONSTRAINTS
-
-        cls = DEAL_CONSTRAINTS.get(cname)
-        param = None if cls is None else cls.params.get(pname)
-        return "" if param is None else param.unit
-    from ludolab.research.catan.constraint_set import load_constraint_set
-
-    try:
-        cset = load_constraint_set(condition["constraints"], condition.get("params") or {})
-    except (ValueError, OSError):  # a set file moved since the run: no unit, still a figure
-        return ""
-    for constraint in cset.constraints:
-        if constraint.name == cname and pname in constraint.params:
-            return constraint.param_unit(pname)
-    return ""
+    return registry.get(game).parameter_unit(
+        condition["constraints"], condition.get("params") or {}, condition["sweep_parameter"]
+    )
 
 
 def _unit_suffix(unit: str) -> str:
@@ -175,7 +155,9 @@ def _plot_run(data: RunData, conditions: pd.DataFrame) -> RunFigures:
         names.append(name)
         return False
 
-    tight = _tightness(data) if data.game == "gallery" else None
+    described = registry.get(data.game)
+    feature = described.key_feature
+    tight = _tightness(data) if feature is None else None
     tags: set[str] = set()
     for lineup in data.lineups:
         tag = slug(lineup)
@@ -226,31 +208,34 @@ def _plot_run(data: RunData, conditions: pd.DataFrame) -> RunFigures:
             f"Final score spread (best minus worst seat) per condition, {who}; {points}; "
             + _distribution_note(distribution_form(games, "score_spread", order=order), "box"),
         )
-        if data.game == "catan":
+        if feature is not None:
+            kinds = described.setup_plural
             boards = (
-                games.groupby(["condition", "setup"], observed=True)[["turns", CATAN_TIGHTNESS]]
+                games.groupby(["condition", "setup"], observed=True)[["turns", feature]]
                 .mean()
                 .reset_index()
             )
-            name = f"turns-vs-{CATAN_TIGHTNESS}-{tag}"
-            what = "game length against the richest intersection (pips)"
-            if trend(boards, CATAN_TIGHTNESS, what, lineup, name):
+            name = f"turns-vs-{feature}-{tag}"
+            words, _, unit = described.key_feature_label.partition(" (")
+            what = f"game length against the {described.key_feature_label}"
+            if trend(boards, feature, what, lineup, name):
                 save(
                     metric_vs_tightness(
                         boards,
-                        CATAN_TIGHTNESS,
+                        feature,
                         "turns",
                         order=order,
                         means=True,
-                        xlabel="richest intersection (pips)",
-                        ylabel="game length (player turns):\nmean ± 95% CI over boards",
+                        xlabel=described.key_feature_label,
+                        ylabel=f"game length ({described.turn_unit}):\nmean ± 95% CI over "
+                        f"{kinds}",
                         title=title,
                     ),
                     name,
-                    f"Game length against the richest intersection of each condition's boards "
-                    f"(pips; the condition's mean over its boards): the mean of the board means "
-                    f"with its 95% interval over boards, {who}."
-                    + _spread_note(boards, CATAN_TIGHTNESS),
+                    f"Game length against the {words} of each condition's {kinds} "
+                    f"({unit.rstrip(')')}; the condition's mean over its {kinds}): the mean of "
+                    f"the {described.setup_noun} means with its 95% interval over {kinds}, "
+                    f"{who}." + _spread_note(boards, feature),
                 )
         elif tight is not None and tight[TIGHTNESS_COLUMN].notna().sum() > 0:
             games_t = tight[tight["lineup"] == lineup].dropna(subset=[TIGHTNESS_COLUMN])
@@ -320,11 +305,12 @@ def _plot_run(data: RunData, conditions: pd.DataFrame) -> RunFigures:
                 f"interval over {kind}; the line and band: the linear trend the report tests "
                 f"(OLS on the {kind[:-1]} means, {errors} errors) with its 95% band{marked}.",
             )
-    if data.game == "catan":
+    example = described.example_figure({c: data.setups[c] for c in order}, 3)
+    if example is not None:
         save(
-            example_boards({c: data.setups[c] for c in order}, n=3),
-            "example-boards",
-            "The first three boards of each condition.",
+            example,
+            f"example-{described.setup_plural}",
+            f"The first three {described.setup_plural} of each condition.",
         )
     for what, (positions, lineups, names) in skipped.items():
         for name in names:  # an earlier drawing's files must not outlive the figure

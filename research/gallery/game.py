@@ -216,6 +216,14 @@ class MastersGallery(Game):
 
         add_commands(sub)
 
+    def parameter_unit(self, constraints: str, params: Mapping[str, Any], name: str) -> str:
+        from ludolab.research.gallery.deals import DEAL_CONSTRAINTS
+
+        cname, _, pname = name.rpartition(".")
+        cls = DEAL_CONSTRAINTS.get(cname)
+        param = None if cls is None else cls.params.get(pname)
+        return "" if param is None else str(param.unit)
+
     def register_envs(self) -> tuple[str, ...]:
         from ludolab.envs.gallery import gym_env
 
