@@ -9,9 +9,9 @@ from matplotlib.figure import Figure
 
 from ludolab.envs.catan.board import Board
 from ludolab.envs.catan.topology import load_layout
+from ludolab.research.catan import picture as plot_board
+from ludolab.research.catan.picture import render_board, render_board_grid
 from ludolab.research.catan.samplers import fair_board
-from ludolab.research.plots import board as plot_board
-from ludolab.research.plots.board import render_board, render_board_grid
 
 LAYOUT = load_layout("standard")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

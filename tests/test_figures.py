@@ -18,6 +18,7 @@ from scipy import stats as st
 
 from ludolab.envs.catan.gym_env import random_board
 from ludolab.research.catan import simulate as catan_sim
+from ludolab.research.catan.picture import example_boards
 from ludolab.research.metrics import (
     condition_metrics,
     per_game_metrics,
@@ -273,7 +274,7 @@ def test_metric_vs_tightness_from_condition_table(catan):
 def test_example_boards(catan):
     boards = catan["boards"]
     extra = random_board(np.random.default_rng(9))
-    fig = F.example_boards({"first": [boards[0], extra, boards[1], extra], "second": [boards[1]]})
+    fig = example_boards({"first": [boards[0], extra, boards[1], extra], "second": [boards[1]]})
     assert len(fig.axes) == 3 + 1  # n=3 boards of the first condition, 1 of the second
     texts = [t.get_text() for t in fig.texts]
     assert "first" in texts and "second" in texts
@@ -281,9 +282,9 @@ def test_example_boards(catan):
     assert len(tokens) == 4 * 18
     assert fig.get_figwidth() == F.TWO_COLUMN
     with pytest.raises(ValueError, match="at least one board"):
-        F.example_boards({"a": []})
+        example_boards({"a": []})
     with pytest.raises(ValueError, match="n must"):
-        F.example_boards({"a": boards}, n=0)
+        example_boards({"a": boards}, n=0)
 
 
 # ----------------------------------------------------------------------------- real games, saving
@@ -300,7 +301,7 @@ def test_real_games_every_figure_saves(catan, tmp_path):
         "final": F.score_distributions(catan["games"], column="final_scores", order=order),
         "drama": F.metric_vs_tightness(per_game, "tightness", "drama", order=order),
         "feature": F.metric_vs_tightness(featured, "start_top8_mean", "turns"),
-        "boards": F.example_boards({"first": catan["boards"][:1], "second": catan["boards"][1:]}),
+        "boards": example_boards({"first": catan["boards"][:1], "second": catan["boards"][1:]}),
     }
     (wins_ax,) = figs["wins"].axes
     bars = [c for c in wins_ax.containers if isinstance(c, ErrorbarContainer)]

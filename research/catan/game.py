@@ -294,7 +294,7 @@ class Catan(Game):
         return ""
 
     def example_figure(self, setups: Mapping[str, Sequence[Any]], n: int) -> Any:
-        from ludolab.research.plots.figures import example_boards
+        from ludolab.research.catan.picture import example_boards
 
         return example_boards(setups, n=n)
 

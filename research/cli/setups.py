@@ -231,7 +231,7 @@ def _generate_catan(args: argparse.Namespace) -> int:
     print(f"{count} boards for {cset.label} ({args.sampler} sampler, seed {args.seed}) -> {out}")
     print(_report_lines(report, count))
     if args.pictures:
-        from ludolab.research.plots.board import render_board
+        from ludolab.research.catan.picture import render_board
 
         folder = Path(args.pictures)
         folder.mkdir(parents=True, exist_ok=True)
@@ -319,7 +319,7 @@ def _count(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace) -> int:
     from ludolab.envs.catan.board import BoardError, iter_boards, read_board
-    from ludolab.research.plots.board import render_board
+    from ludolab.research.catan.picture import render_board
 
     source, _, index = args.board.rpartition(":")
     if source and index.isdigit() and source.endswith(".jsonl"):

@@ -122,6 +122,6 @@ def importance_figure(importance: dict[str, dict[str, float]], path: Path) -> li
 
 def boards_figure(boards: list[Any], titles: list[str], path: Path) -> Path:
     """The boards side by side (PNG)."""
-    from ludolab.research.plots.board import render_board_grid
+    from ludolab.research.catan.picture import render_board_grid
 
     return render_board_grid(boards, path.with_suffix(".png"), titles=titles, ncols=4)

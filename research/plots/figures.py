@@ -41,9 +41,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
-from ludolab.envs.catan.board import Board
 from ludolab.research.metrics.registry import short_unit
-from ludolab.research.plots import board as board_plot
 from ludolab.research.plots.figure_kit import (
     FORMATS,
     ONE_COLUMN,
@@ -758,53 +756,6 @@ def dose_response(
         return finish_figure(fig, title)
 
 
-def example_boards(
-    boards_by_condition: Mapping[Hashable, Sequence[Board]],
-    n: int = 3,
-    *,
-    width: float | None = None,
-) -> Figure:
-    """A grid of example boards: one row per condition (labelled on the left, in the mapping's
-    order), its first ``n`` boards left to right, and the terrain legend below.
-
-    Drawn with the board pictures' own drawing code (:mod:`ludolab.research.plots.board`), so boards
-    look as in ``render_board``; one axes per board drawn. A condition with fewer boards leaves
-    its remaining cells empty; the grid has as many columns as the fullest row (at most ``n``).
-    Raises ValueError with no board at all or ``n`` < 1.
-    """
-    if n < 1:
-        raise ValueError(f"n must be at least 1, got {n}")
-    width = width or current_style().two_column
-    rows = [(str(c), list(bs)[:n]) for c, bs in boards_by_condition.items()]
-    if not any(bs for _, bs in rows):
-        raise ValueError("example_boards needs at least one board")
-    ncols = max(len(bs) for _, bs in rows)
-    label_w, legend_h, gap = 0.22, 0.3, 0.04
-    cell_w = (width - label_w) / ncols
-    span_x, span_y = board_plot.board_extent()
-    cell_h = (cell_w - gap) * span_y / span_x + gap
-    height = len(rows) * cell_h + legend_h
-    with paper_style():
-        fig = new_figure(width, height, constrained=False, scale_height=False)
-        for r, (label, boards) in enumerate(rows):
-            bottom = (legend_h + (len(rows) - 1 - r) * cell_h + gap / 2) / height
-            fig.text(
-                0.5 * label_w / width,
-                bottom + (cell_h - gap) / 2 / height,
-                label,
-                rotation=90,
-                ha="center",
-                va="center",
-                fontsize="small",
-            )
-            for c, board in enumerate(boards):
-                left = (label_w + c * cell_w + gap / 2) / width
-                ax = fig.add_axes((left, bottom, (cell_w - gap) / width, (cell_h - gap) / height))
-                board_plot.draw_board(ax, board)
-        board_plot.terrain_legend(fig, ncol=6, fontsize=6.5, y=0.5 * legend_h / height)
-        return finish_figure(fig)
-
-
 __all__ = [
     "FORMATS",
     "ONE_COLUMN",
@@ -816,7 +767,6 @@ __all__ = [
     "condition_palette",
     "distribution_form",
     "dose_response",
-    "example_boards",
     "length_distributions",
     "metric_label",
     "metric_vs_tightness",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 
 import matplotlib
@@ -21,6 +21,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Ellipse, Patch, Polygon
 
 from ludolab.envs.catan.board import HARBOR_TYPES, TERRAINS, Board, pips
+from ludolab.research.plots.figure_kit import finish_figure, new_figure, paper_style
+from ludolab.research.plots.style import current_style
 
 SUPPORTED_SUFFIXES: tuple[str, ...] = (".png", ".svg", ".pdf")
 
@@ -344,3 +346,50 @@ def _draw_harbor(ax, layout, slot: int, kind: str, ppu: float) -> None:
             color=text_colour,
             zorder=4,
         )
+
+
+def example_boards(
+    boards_by_condition: Mapping[Hashable, Sequence[Board]],
+    n: int = 3,
+    *,
+    width: float | None = None,
+) -> Figure:
+    """A grid of example boards: one row per condition (labelled on the left, in the mapping's
+    order), its first ``n`` boards left to right, and the terrain legend below.
+
+    Drawn with :func:`draw_board`, so boards look as in :func:`render_board`; one axes per board
+    drawn. A condition with fewer boards leaves its remaining cells empty; the grid has as many
+    columns as the fullest row (at most ``n``).
+    Raises ValueError with no board at all or ``n`` < 1.
+    """
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+    width = width or current_style().two_column
+    rows = [(str(c), list(bs)[:n]) for c, bs in boards_by_condition.items()]
+    if not any(bs for _, bs in rows):
+        raise ValueError("example_boards needs at least one board")
+    ncols = max(len(bs) for _, bs in rows)
+    label_w, legend_h, gap = 0.22, 0.3, 0.04
+    cell_w = (width - label_w) / ncols
+    span_x, span_y = board_extent()
+    cell_h = (cell_w - gap) * span_y / span_x + gap
+    height = len(rows) * cell_h + legend_h
+    with paper_style():
+        fig = new_figure(width, height, constrained=False, scale_height=False)
+        for r, (label, boards) in enumerate(rows):
+            bottom = (legend_h + (len(rows) - 1 - r) * cell_h + gap / 2) / height
+            fig.text(
+                0.5 * label_w / width,
+                bottom + (cell_h - gap) / 2 / height,
+                label,
+                rotation=90,
+                ha="center",
+                va="center",
+                fontsize="small",
+            )
+            for c, board in enumerate(boards):
+                left = (label_w + c * cell_w + gap / 2) / width
+                ax = fig.add_axes((left, bottom, (cell_w - gap) / width, (cell_h - gap) / height))
+                draw_board(ax, board)
+        terrain_legend(fig, ncol=6, fontsize=6.5, y=0.5 * legend_h / height)
+        return finish_figure(fig)
