@@ -517,11 +517,6 @@ def unknown_game_message(name: object) -> str:
     return f"unknown game {name!r}; the registered games are {known}"
 
 
-def registered() -> dict[str, Game]:
-    """Every registered game, by name (each is imported)."""
-    return {name: get(name) for name in names()}
-
-
 __all__ = [
     "ENTRY_POINT_GROUP",
     "PROTOCOL_VERSION",
@@ -535,6 +530,5 @@ __all__ = [
     "UnknownGameError",
     "get",
     "names",
-    "registered",
     "unknown_game_message",
 ]

@@ -314,7 +314,11 @@ def parse_design(
     experiment = {k: v for k, v in data.items() if k != "design"}
     game = data.get("game")
     if game not in registry.names():
-        message = registry.unknown_game_message(game) if game is not None else "missing"
+        message = (
+            registry.unknown_game_message(game)
+            if game is not None
+            else f"missing; give one of {', '.join(registry.names())}"
+        )
         raise src.fail("game", message)
     if game != "catan":
         raise src.fail(

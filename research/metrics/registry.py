@@ -183,7 +183,7 @@ own as ``<game>.<column>`` (``catan.sevens``), per-condition ones as ``condition
 (``<s>`` stands for a seat number, ``<metric>`` for a per-game column)."""
 
 
-LABELS: dict[str, str] = {
+_COMMON_LABELS: dict[str, str] = {
     "n_players": "players",
     "turns": "game length",
     "rounds": "game length in rounds",
@@ -203,9 +203,16 @@ LABELS: dict[str, str] = {
     "income_gini": "inequality of income (Gini)",
     "first_seat_win": "first player's win rate",
 }
-for _name in games.names():
-    for _column, _label in games.get(_name).metric_labels.items():
-        LABELS.setdefault(_column, _label)
+
+LABELS: dict[str, str] = {
+    # the first game to name a column labels it (reversed: earlier games overwrite later ones)
+    **{
+        column: words
+        for name in reversed(games.names())
+        for column, words in games.get(name).metric_labels.items()
+    },
+    **_COMMON_LABELS,
+}
 """A short name for each per-game metric (by its column name; the games' own from their
 descriptions), as a sentence of a report's summary says it: "game length", "first player's win
 rate"."""

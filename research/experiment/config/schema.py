@@ -180,18 +180,20 @@ def top_keys(game: object) -> tuple[str, ...]:
     return (*TOP_KEYS[:i], *setup_keys, *TOP_KEYS[i:])
 
 
+def _sampler_keys(game: object) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(k for g in _described(game) for k in g.condition_keys))
+
+
 def condition_keys(game: object) -> tuple[str, ...]:
     """The keys a condition of ``game`` may hold: :data:`CONDITION_KEYS` with the settings the
     game's samplers take (its ``condition_keys``) before ``options``."""
-    extra = dict.fromkeys(k for g in _described(game) for k in g.condition_keys)
-    return (*CONDITION_KEYS[:-1], *extra, CONDITION_KEYS[-1])
+    return (*CONDITION_KEYS[:-1], *_sampler_keys(game), CONDITION_KEYS[-1])
 
 
 def sweep_keys(game: object) -> tuple[str, ...]:
     """The keys a ``[[sweep]]`` of ``game`` may hold: :data:`SWEEP_KEYS` with the game's
     sampler settings after ``params``."""
-    extra = dict.fromkeys(k for g in _described(game) for k in g.condition_keys)
-    return (*SWEEP_KEYS[:4], *extra, *SWEEP_KEYS[4:])
+    return (*SWEEP_KEYS[:4], *_sampler_keys(game), *SWEEP_KEYS[4:])
 
 
 CONDITION_KEYS = keys_of(Condition)
