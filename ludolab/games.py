@@ -313,6 +313,31 @@ class Game(ABC):
         swept) otherwise."""
         raise SetupSetError("parameter", f"{self.title} constraint sets have no parameters")
 
+    set_suffix: ClassVar[str] = ".toml"
+    """The suffix of the game's set files (what :meth:`set_without` writes)."""
+
+    def set_constraints(self, source: str | Path) -> dict[str, dict[str, Any]]:
+        """The constraints of the set ``source`` (a shipped set's name or a file) by name, each
+        with its parameters' values as the set gives them, ``{"constraint": {"param": value}}``:
+        what a design search may switch off (a constraint) or vary (``constraint.param``).
+        SetupSetError (key ``constraints``) when ``source`` is not one of the game's sets; the
+        default: the game's sets cannot be searched."""
+        raise SetupSetError(
+            "constraints",
+            f"{self.title} constraint sets cannot be searched (its description has no "
+            "set_constraints)",
+        )
+
+    def set_without(self, source: str | Path, names: Sequence[str]) -> str:
+        """The text of a new set file (suffix :attr:`set_suffix`, read by :meth:`load_set`):
+        the set ``source`` without the constraints ``names``, named for what it leaves out. A
+        design search writes it when a candidate switches constraints off. The default cannot."""
+        raise SetupSetError(
+            "constraints",
+            f"{self.title} constraint sets cannot be searched (its description has no "
+            "set_without)",
+        )
+
     def sampler_settings(
         self, cset: Any, sampler: str, table: Mapping[str, Any], setups: int
     ) -> dict[str, Any]:

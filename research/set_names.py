@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import tomllib
 from importlib import resources
+from collections.abc import Sequence
 from pathlib import Path
 
 
@@ -29,3 +30,20 @@ def set_file_constraints(source: str | Path) -> set[str]:
         return {str(entry["name"]) for entry in entries}
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, TypeError, KeyError, AttributeError):
         return set()
+
+
+def set_file_without(path: Path, names: Sequence[str]) -> str:
+    """The TOML text of the set file ``path`` without its ``[[constraint]]`` tables named
+    ``names``, renamed ``<name>-without-<a>-<b>`` (a game whose set files list their constraints
+    so can give it as its ``set_without``)."""
+    import tomli_w
+
+    data = tomllib.loads(path.read_text())
+    data["name"] = f"{data.get('name', path.stem)}-without-{'-'.join(names)}"
+    data["constraint"] = [c for c in data.get("constraint", []) if c.get("name") not in names]
+    return tomli_w.dumps(data)
+
+
+def shipped_set_file(package: str, *folders: str, name: str) -> Path:
+    """The file of the shipped set ``name`` in the folder ``folders`` of ``package``."""
+    return Path(str(resources.files(package).joinpath(*folders))) / f"{name}.toml"

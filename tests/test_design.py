@@ -478,3 +478,76 @@ def test_the_history_counts_trials_in_whole_numbers(
         lo, hi = ax.get_xlim()
         assert sum(lo <= t <= hi for t in ax.get_xticks()) >= 2  # still a readable axis
     assert problems == [], problems
+
+
+GALLERY_DESIGN = """
+name = "gallery-design"
+game = "gallery"
+seed = 5
+players = 3
+deals = 3
+games_per_deal = 2
+
+[[lineups]]
+name = "random"
+seats = "random"
+
+[design]
+constraints = "{set}"
+sampler = "auto"
+trials = 3
+rungs = 1
+startup_trials = 2
+
+[[design.parameters]]
+name = "balanced-artists"
+choices = ["on", "off"]
+
+[[design.parameters]]
+name = "balanced-symbols.tolerance"
+low = 0
+high = 2
+
+[[design.objectives]]
+metric = "score_spread"
+goal = "minimize"
+
+[design.confirm]
+deals = 4
+games_per_deal = 2
+"""
+
+
+def test_any_game_whose_sets_list_their_constraints_is_searched(tmp_path: Path) -> None:
+    """Masters Gallery on the protocol: its deal constraints switched and varied, its
+    confirmation keys named by its setups (deals), and its report speaking of deals."""
+    from ludolab.research.design.evaluate import play_rung, set_file
+    from ludolab.research.gallery.deals import load_deal_set
+
+    deal_set = tmp_path / "two.toml"
+    deal_set.write_text(
+        'name = "two"\n\n[[constraint]]\nname = "balanced-artists"\ntolerance = 1\n\n'
+        '[[constraint]]\nname = "balanced-symbols"\ntolerance = 1\nby = "kind"\n'
+    )
+    path = _write(tmp_path, GALLERY_DESIGN.format(set=deal_set))
+    spec = load_design(path)
+    assert spec.confirm.setups == 4 and spec.confirm.games_per_setup == 2
+    assert spec.baseline_values() == {
+        "balanced-artists": "on",
+        "balanced-symbols.tolerance": 1,
+    }
+    _, _, off = spec.split({"balanced-artists": "off"})
+    assert [n for n, _ in load_deal_set(set_file(spec, off, tmp_path)).entries] == [
+        "balanced-symbols"
+    ]
+    games = play_rung(spec, {"balanced-artists": "off"}, 0, tmp_path).games
+    assert len(games) == 3 * 2 and games["score_spread"].notna().all()
+
+    out = tmp_path / "out"
+    assert main(["design", str(path), "--out", str(out), "--no-confirm", "--quiet"]) == 0
+    report = next(out.rglob("report.md")).read_text()
+    assert "the unit of analysis is the deal" in report and "board" not in report
+
+    bad = _write(tmp_path, GALLERY_DESIGN.format(set=deal_set).replace("deals = 4", "boards = 4"))
+    with pytest.raises(Exception, match=r"design\.confirm\.boards"):
+        load_design(bad)

@@ -134,6 +134,25 @@ class Catan(Game):
             raise SetupSetError("constraints", str(exc)) from None
         return [f"{c.name}.{p}" for c in cset.constraints for p in c.params]
 
+    def set_constraints(self, source: str | Path) -> dict[str, dict[str, Any]]:
+        from ludolab.research.catan.constraint_set import ConstraintSetError, load_constraint_set
+
+        try:
+            cset = load_constraint_set(source)
+        except ConstraintSetError as exc:
+            raise SetupSetError("constraints", str(exc)) from None
+        return {c.name: {p: c.values[p] for p in c.params} for c in cset.constraints}
+
+    def set_without(self, source: str | Path, names: Sequence[str]) -> str:
+        from ludolab.research.set_names import set_file_without, shipped_set_file
+
+        if str(source) in self.shipped_sets():
+            return set_file_without(
+                shipped_set_file("ludolab.research", "catan", "constraint_sets", name=str(source)),
+                names,
+            )
+        return set_file_without(Path(source), names)
+
     def sampler_settings(
         self, cset: Any, sampler: str, table: Mapping[str, Any], setups: int
     ) -> dict[str, Any]:

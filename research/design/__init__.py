@@ -2,8 +2,12 @@
 then confirm the finding on setups and games the search never saw (``ludolab design``).
 
 A design config is an experiment config (:mod:`ludolab.research.experiment.config`: ``game``,
-``seed``, ``players``, ``boards``, ``games_per_board``, ``[[lineups]]``, ``[options]``) whose
-conditions are the candidates a search makes, from a ``[design]`` table::
+``seed``, ``players``, the setups per condition and games per setup, ``[[lineups]]``,
+``[options]``) whose conditions are the candidates a search makes, from a ``[design]`` table.
+Any registered game whose description gives its sets' constraints (``Game.set_constraints``,
+and ``Game.set_without`` for a constraint switched off) can be searched; a Catan example, whose
+setups are boards (the setup keys are named by the game's setups: ``deals``, ``games_per_deal``
+for Masters Gallery)::
 
     [design]
     constraints = "tournament"     # the base set every candidate starts from
@@ -45,7 +49,7 @@ conditions are the candidates a search makes, from a ``[design]`` table::
 
 The method, module by module: :mod:`.spec` reads and checks the file; :mod:`.evaluate` plays a
 candidate rung by rung on common random numbers (every candidate the same setup and game seeds)
-and estimates its objectives with the board as the unit of analysis; :mod:`.search` runs
+and estimates its objectives with the setup as the unit of analysis; :mod:`.search` runs
 Optuna (TPE; MOTPE for several objectives; successive halving over rungs for one) so that the
 trials are reproducible from the seed and a killed search resumes to the same trials;
 :mod:`.confirm` reruns the best and the baseline as an ordinary ``ludolab run`` on fresh seeds,

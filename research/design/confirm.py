@@ -38,10 +38,10 @@ def candidate_name(number: int) -> str:
 
 
 def confirm_data(
-    spec: DesignSpec, candidates: list[tuple[int, dict[str, Any]]], folder: Path, boards: int
+    spec: DesignSpec, candidates: list[tuple[int, dict[str, Any]]], folder: Path, setups: int
 ) -> dict[str, Any]:
     """The confirmation config's contents: the baseline and each ``(trial number, parameter
-    values)``, ``boards`` setups per condition."""
+    values)``, ``setups`` setups per condition."""
     conditions = []
     for name, values in [
         (BASELINE, dict(spec.baseline)),
@@ -63,8 +63,10 @@ def confirm_data(
         conditions,
         name=f"{spec.name}-confirm",
         seed=confirm_seed(spec.seed),
-        boards=boards,
-        games_per_board=spec.confirm.games_per_setup,
+        **{
+            spec.described.setups_key: setups,
+            spec.described.games_per_setup_key: spec.confirm.games_per_setup,
+        },
         comparisons=comparisons,
     )
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,10 +24,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from ludolab.envs.catan.board import Board
-from ludolab.research.catan.constraint_set import ConstraintSetError
-from ludolab.research.catan.generate import generate_boards
-from ludolab.research.catan.samplers import SamplingError
+from ludolab.games import Game, SetupSetError
 from ludolab.research.design.spec import DesignSpec, Objective
 from ludolab.research.experiment.backends import run_dask, run_local
 from ludolab.research.experiment.config import (
@@ -71,7 +69,8 @@ def set_file(spec: DesignSpec, off: tuple[str, ...], folder: Path) -> str | None
     if not off:
         return None
     text = spec.set_text(off)
-    path = folder / "sets" / f"{hashlib.sha256(text.encode()).hexdigest()[:12]}.toml"
+    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+    path = folder / "sets" / f"{digest}{spec.described.set_suffix}"
     if not path.exists():
         write_text(path, text)
     return str(path.resolve())
@@ -93,19 +92,22 @@ class RungGames:
     sampler: str
 
 
-def rung_boards(
+def rung_setups(
     spec: DesignSpec, values: Mapping[str, Any], rung: int, folder: Path
-) -> tuple[ExperimentConfig, list[Board], str]:
+) -> tuple[ExperimentConfig, list[Any], str]:
     """Rung ``rung`` of the candidate with parameter ``values``: its one-condition config, its
-    boards (from the shared setup seed) and the sampler's method (e.g. ``uniform
+    setups (from the shared setup seed) and the sampler's method (e.g. ``uniform
     (rejection)``). Raises :class:`Infeasible` when its setups cannot be drawn."""
+    described = spec.described
     _, _, off = spec.split(values)
     condition = spec.condition(values, CANDIDATE, set_file(spec, off, folder))
     data = spec.experiment_data(
         [condition],
         seed=rung_seed(spec.seed, rung),
-        boards=spec.setups,
-        games_per_board=spec.games_per_setup,
+        **{
+            described.setups_key: spec.setups,
+            described.games_per_setup_key: spec.games_per_setup,
+        },
     )
     try:
         config = parse_experiment(data, spec.label, spec.base)
@@ -113,19 +115,33 @@ def rung_boards(
         raise Infeasible(str(exc).split(": key ", 1)[-1]) from None
     cond = config.conditions[0]
     try:
-        boards, report = generate_boards(
-            cond.constraint_set,  # type: ignore[arg-type]
+        draw = described.draw_setups(
+            cond.constraint_set,
             config.setups,
             cond.sampler,
             setup_seed(config, CANDIDATE),
-            time_limit=spec.sampling_seconds,
+            players=config.players,
+            options=config.options,
+            settings={**cond.settings, "time_limit": spec.sampling_seconds},
         )
-    except (SamplingError, ConstraintSetError, SolveError) as exc:
+    except Exception as exc:
+        if not _cannot_draw(exc, described):
+            raise
         raise Infeasible(str(exc)) from None
-    sampler = cond.sampler
-    if report.method and report.method != cond.sampler:
-        sampler = f"{cond.sampler} ({report.method})"
-    return config, list(boards), sampler
+    return config, list(draw.setups), draw.method
+
+
+def _cannot_draw(exc: Exception, game: Game) -> bool:
+    """Whether ``exc`` says the setups cannot be drawn (a set without a setup, a solver out
+    of time): a SetupSetError, a SolveError or one of the game's ``user_errors``; a class whose
+    module is not loaded cannot have been raised, so nothing is imported to check."""
+    if isinstance(exc, SetupSetError | SolveError):
+        return True
+    for module, name in game.user_errors:
+        loaded = sys.modules.get(module)
+        if loaded is not None and isinstance(exc, getattr(loaded, name)):
+            return True
+    return False
 
 
 def play_rung(
@@ -139,11 +155,11 @@ def play_rung(
 ) -> RungGames:
     """Play rung ``rung`` of the candidate with parameter ``values`` (see the module
     docstring). Raises :class:`Infeasible` when its setups cannot be drawn."""
-    config, boards, sampler = rung_boards(spec, values, rung, folder)
+    config, drawn, sampler = rung_setups(spec, values, rung, folder)
     plan = GamePlan(config)
     ranges = chunk_ranges(len(plan), config.chunk_size)
     options = {CANDIDATE: config.conditions[0].options or config.options}
-    setups: dict[str, list[Any]] = {CANDIDATE: boards}
+    setups: dict[str, list[Any]] = {CANDIDATE: drawn}
     tasks = (
         make_task(c, config.game, options, plan.games(ranges[c]), setups)
         for c in range(len(ranges))

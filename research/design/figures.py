@@ -1,9 +1,10 @@
 """The design search's figures: its history, its Pareto front (two objectives), the
-parameters' importance, and the best candidate's boards."""
+parameters' importance, and the best candidate's setups."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
+from ludolab.games import Game
 from ludolab.research.design.spec import DesignSpec, Objective
 from ludolab.research.plots.figure_kit import finish_figure, new_figure, save_figure
 
@@ -120,8 +122,13 @@ def importance_figure(importance: dict[str, dict[str, float]], path: Path) -> li
     return save_figure(fig, path)
 
 
-def boards_figure(boards: list[Any], titles: list[str], path: Path) -> Path:
-    """The boards side by side (PNG)."""
-    from ludolab.research.catan.picture import render_board_grid
-
-    return render_board_grid(boards, path.with_suffix(".png"), titles=titles, ncols=4)
+def setups_figure(
+    game: Game, setups: Mapping[str, Sequence[Any]], path: Path, n: int = 4
+) -> list[Path] | None:
+    """The first ``n`` setups of each entry of ``setups`` (one row each, labelled by its key),
+    drawn by the game's ``example_figure`` and saved at ``path`` (PNG, and the formats
+    ``save_figure`` writes); None when the game draws no pictures."""
+    fig = game.example_figure(setups, n)
+    if fig is None:
+        return None
+    return save_figure(fig, path)

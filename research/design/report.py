@@ -14,12 +14,12 @@ import pandas as pd
 
 from ludolab import games
 from ludolab.research.design.confirm import Confirmed
-from ludolab.research.design.evaluate import Z95, estimate, rung_boards
+from ludolab.research.design.evaluate import Z95, estimate, rung_setups
 from ludolab.research.design.figures import (
-    boards_figure,
     history_figure,
     importance_figure,
     pareto_figure,
+    setups_figure,
 )
 from ludolab.research.design.search import best_trials
 from ludolab.research.design.spec import DesignSpec
@@ -85,9 +85,9 @@ def importances(study: Any, spec: DesignSpec) -> dict[str, dict[str, float]]:
     return out
 
 
-def best_boards(spec: DesignSpec, folder: Path, params: dict[str, Any], n: int = 4) -> list[Any]:
-    """The first ``n`` boards of the candidate's rung 0, drawn again from the same seed."""
-    return rung_boards(spec, params, 0, folder)[1][:n]
+def best_setups(spec: DesignSpec, folder: Path, params: dict[str, Any], n: int = 4) -> list[Any]:
+    """The first ``n`` setups of the candidate's rung 0, drawn again from the same seed."""
+    return rung_setups(spec, params, 0, folder)[1][:n]
 
 
 def write_report(
@@ -101,6 +101,7 @@ def write_report(
 ) -> Path:
     """Write ``folder/report.md`` and its figures; return the report's path."""
     figures = folder / "figures"
+    noun, nouns = spec.described.setup_noun, spec.described.setup_plural
     lines = [f"# Design search: {spec.name}", ""]
     question = spec.experiment.get("question")
     if question:
@@ -115,8 +116,8 @@ def write_report(
         + (", ".join(f"`{k}` = {v!r}" for k, v in spec.baseline.items()) or "the base set as it is")
         + ".",
         "- Objectives: " + "; ".join(o.describe() for o in spec.objectives) + " (the mean over a "
-        "candidate's games; the unit of analysis is the board).",
-        f"- Each candidate: up to {plural(spec.rungs, 'rung')} of {plural(spec.setups, 'board')}"
+        f"candidate's games; the unit of analysis is the {noun}).",
+        f"- Each candidate: up to {plural(spec.rungs, 'rung')} of {plural(spec.setups, noun)}"
         f" x {plural(spec.games_per_setup, 'game')} (every candidate on the same setup and game "
         f"seeds, rung by rung: common random numbers). Master seed {spec.seed}.",
         f"- Trials: {count(counts.get('complete', 0))} complete, "
@@ -197,7 +198,7 @@ def write_report(
         ]
     infeasible = trials[trials["state"] == "infeasible"] if len(trials) else trials
     if len(infeasible):
-        lines += ["Infeasible candidates (no board drawn):", ""]
+        lines += [f"Infeasible candidates (no {noun} drawn):", ""]
         for _, r in infeasible.iterrows():
             shown = ", ".join(f"{p.name}={r.get(p.name)!r}" for p in spec.parameters)
             lines.append(f"- trial {int(r['number'])} ({shown}): {r['reason']}")
@@ -214,15 +215,15 @@ def write_report(
         )
         lines.append("")
         try:
-            boards = best_boards(spec, folder, dict(t.params))
-            boards_figure(
-                boards,
-                [f"trial {t.number}, board {i}" for i in range(len(boards))],
-                figures / "best-boards",
+            drawn = setups_figure(
+                spec.described,
+                {f"trial {t.number}": best_setups(spec, folder, dict(t.params))},
+                figures / f"best-{nouns}",
             )
-            lines += ["![best boards](figures/best-boards.png)", ""]
+            if drawn is not None:
+                lines += [f"![best {nouns}](figures/best-{nouns}.png)", ""]
         except Exception as exc:  # a drawing must not lose the report
-            lines += [f"(its boards could not be drawn: {exc})", ""]
+            lines += [f"(its {nouns} could not be drawn: {exc})", ""]
     if confirmed:
         lines += _confirmation_lines(spec, folder, confirmed)
     elif best:
@@ -271,15 +272,16 @@ def definition_lines(spec: DesignSpec, text: str, tests: int) -> list[str]:
 def _confirmation_lines(spec: DesignSpec, folder: Path, confirmed: list[Confirmed]) -> list[str]:
     import json
 
+    noun, nouns = spec.described.setup_noun, spec.described.setup_plural
     plan_path = folder / "confirm-plan.json"
     sized = ""
     if plan_path.exists():
         plan = json.loads(plan_path.read_text())
         sized = (
             f" Sized by `ludolab plan` ({plan['basis']}): it recommended "
-            f"{count(round(plan['recommended']))} boards per condition; the run played "
-            f"{count(plan['boards'])} (kept within {count(plan['min_boards'])}-"
-            f"{count(plan['max_boards'])})."
+            f"{count(round(plan['recommended']))} {nouns} per condition; the run played "
+            f"{count(plan['setups'])} (kept within {count(plan['min_setups'])}-"
+            f"{count(plan['max_setups'])})."
         )
     runs = sorted((folder / "confirm").glob("*/*/report.md"))
     link = f" Its report: `{runs[-1].relative_to(folder)}`." if runs else ""
@@ -288,7 +290,7 @@ def _confirmation_lines(spec: DesignSpec, folder: Path, confirmed: list[Confirme
         "",
         "The baseline and the best candidate(s) rerun as an ordinary experiment "
         f"(`confirm.toml`) on fresh setup and game seeds, {spec.confirm.games_per_setup} games "
-        "per board, tested as the run tests (paired; Holm over the objectives)." + sized + link,
+        f"per {noun}, tested as the run tests (paired; Holm over the objectives)." + sized + link,
         "",
         "| trial | metric | search's estimate [95% CI] | confirmed [95% CI] | shrinkage | "
         "p (Holm) | improvement confirmed |",
@@ -311,8 +313,8 @@ def _confirmation_lines(spec: DesignSpec, folder: Path, confirmed: list[Confirme
         )
     lines += [
         "",
-        "Differences are candidate minus baseline, in the metric's unit (board means; the unit "
-        "of analysis is the board). The search's estimate is the best of many noisy ones, so it "
+        f"Differences are candidate minus baseline, in the metric's unit ({noun} means; the unit "
+        f"of analysis is the {noun}). The search's estimate is the best of many noisy ones, so it "
         "overstates the effect (the winner's curse); the shrinkage column is how much.",
         "",
     ]

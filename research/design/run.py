@@ -50,6 +50,7 @@ from ludolab.research.design.spec import DesignSpec, load_design
 from ludolab.research.experiment.backends import connect_dask
 from ludolab.research.experiment.store import RunError
 from ludolab.research.files import write_text
+from ludolab.research.numbers import plural
 
 DESIGN_SCHEMA = "ludolab.design/1"
 # Keys that may change between a search and its resumption: the budget and the confirmation.
@@ -213,7 +214,7 @@ def _baseline_games(
     path = folder / "baseline.parquet"
     if path.exists():
         return pd.read_parquet(path)
-    say(f"baseline: {spec.rungs} rung(s) of {spec.setups} setups")
+    say(f"baseline: {spec.rungs} rung(s) of {plural(spec.setups, spec.described.setup_noun)}")
     try:
         frames = [play(dict(spec.baseline), r).games for r in range(spec.rungs)]
     except Infeasible as exc:
@@ -254,37 +255,37 @@ def _confirm(
 
     candidates = [(t.number, dict(t.params)) for t in best]
     path = folder / "confirm.toml"
-    boards = spec.confirm.boards
+    setups = spec.confirm.setups
     header = (
         f"The confirmation of design {spec.name!r}: the baseline and its best candidate(s) on "
         "fresh seeds.\nWritten by ludolab design; run it again with `ludolab run` on this file."
     )
-    if boards is None:
-        pilot = spec.confirm.min_boards
+    if setups is None:
+        pilot = spec.confirm.min_setups
         write_config(path, confirm_data(spec, candidates, folder, pilot), header)
         say(f"confirmation: planning its size ({spec.confirm.pilots} pilot(s))")
         plan = plan_experiment(
             path, pilot_setups=min(20, pilot), pilot_seeds=spec.confirm.pilots, workers=workers
         )
         wanted = plan.recommended
-        boards = int(wanted) if wanted == wanted else spec.confirm.max_boards
-        boards = max(spec.confirm.min_boards, min(spec.confirm.max_boards, boards))
+        setups = int(wanted) if wanted == wanted else spec.confirm.max_setups
+        setups = max(spec.confirm.min_setups, min(spec.confirm.max_setups, setups))
         write_summary(
             folder / "confirm-plan.json",
             {
                 "recommended": wanted,
                 "interval": list(plan.interval),
-                "boards": boards,
+                "setups": setups,
                 "basis": plan.basis,
-                "min_boards": spec.confirm.min_boards,
-                "max_boards": spec.confirm.max_boards,
+                "min_setups": spec.confirm.min_setups,
+                "max_setups": spec.confirm.max_setups,
             },
         )
-    write_config(path, confirm_data(spec, candidates, folder, boards), header)
+    write_config(path, confirm_data(spec, candidates, folder, setups), header)
     runs = folder / "confirm"
     if runs.exists():  # an unfinished confirmation is played again from the start
         shutil.rmtree(runs)
-    say(f"confirmation: {boards} boards per condition")
+    say(f"confirmation: {setups} {spec.described.setup_plural} per condition")
     result = run_experiment(
         path,
         out=runs,

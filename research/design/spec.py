@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import math
 import tempfile
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ludolab import games as registry
-from ludolab.research.catan.constraint_set import ConstraintSetError, load_constraint_set
+from ludolab.games import SetupSetError
 from ludolab.research.experiment.config import (
     ConfigError,
     apply_overrides,
@@ -56,7 +54,20 @@ def design_top_keys(game: object) -> tuple[str, ...]:
 
 PARAMETER_KEYS = ("name", "low", "high", "step", "log", "choices")
 OBJECTIVE_KEYS = ("metric", "goal", "target", "margin")
-CONFIRM_KEYS = ("candidates", "boards", "min_boards", "max_boards", "games_per_board", "pilots")
+
+
+def confirm_keys(game: registry.Game) -> tuple[str, ...]:
+    """The keys of ``[design.confirm]`` for ``game``, named by its setups (Catan: ``boards``,
+    ``min_boards``, ``max_boards``, ``games_per_board``)."""
+    plural = game.setups_key
+    return (
+        "candidates",
+        plural,
+        f"min_{plural}",
+        f"max_{plural}",
+        game.games_per_setup_key,
+        "pilots",
+    )
 
 
 @dataclass(frozen=True)
@@ -88,7 +99,8 @@ class Objective:
     """One aim of the search, on a per-game metric's mean over a candidate's games.
 
     Attributes:
-        metric: the metric's registry name (``turns``, ``first_seat_win``, ``catan.trades``).
+        metric: the metric's registry name (``turns``, ``first_seat_win``, or a game's own,
+            ``<game>.<column>``).
         goal: ``minimize`` or ``maximize`` the mean, or ``target``: bring the mean as close to
             ``target`` as possible (the score is the distance ``|mean - target|``, minimised).
         target: the value aimed at (``goal = "target"`` only), in the metric's unit.
@@ -108,7 +120,7 @@ class Objective:
 
     @property
     def column(self) -> str:
-        """The metric's per-game column (``catan.trades`` -> ``trades``)."""
+        """The metric's per-game column (``<game>.trades`` -> ``trades``)."""
         return self.metric.partition(".")[2] if "." in self.metric else self.metric
 
     def score(self, mean: float) -> float:
@@ -134,9 +146,9 @@ class Confirmation:
     """
 
     candidates: int = 1
-    boards: int | None = None
-    min_boards: int = 20
-    max_boards: int = 200
+    setups: int | None = None
+    min_setups: int = 20
+    max_setups: int = 200
     games_per_setup: int = 10
     pilots: int = 2
 
@@ -147,7 +159,7 @@ class DesignSpec:
 
     Attributes:
         name: the design's name (its results folder).
-        game: ``catan`` or ``gallery``; ``seed`` the master seed; ``players`` seats.
+        game: the registered game's name; ``seed`` the master seed; ``players`` seats.
         constraints: the base set every candidate starts from (a shipped set or a path).
         sampler: how each candidate's setups are drawn.
         baseline: the baseline's parameter values (``{}``: the base set as it is); it is
@@ -197,6 +209,16 @@ class DesignSpec:
     label: str = "<design>"
 
     @property
+    def described(self) -> registry.Game:
+        """The game's description."""
+        return registry.get(self.game)
+
+    @property
+    def set_source(self) -> str | Path:
+        """The base set as the game's set hooks take it: a shipped set's name, or its file."""
+        return set_path(Source(self.label, self.base), self.constraints) or self.constraints
+
+    @property
     def set_reference(self) -> str:
         """The base set as a config names it from any folder: a shipped set's name, or the
         absolute path of a set file."""
@@ -206,10 +228,8 @@ class DesignSpec:
     def baseline_values(self) -> dict[str, Any]:
         """Every searched parameter's value in the baseline: given in ``baseline``, else the
         base set's (a constraint is on), else the rule's default."""
-        cset = load_constraint_set(
-            set_path(Source(self.label, self.base), self.constraints) or self.constraints
-        )
-        options = registry.get(self.game).default_options()
+        constraints = self.described.set_constraints(self.set_source)
+        options = self.described.default_options()
         out: dict[str, Any] = {}
         for p in self.parameters:
             kind = _kind_of(p.name)
@@ -219,7 +239,7 @@ class DesignSpec:
                 out[p.name] = getattr(options, p.name.removeprefix("options."))
             else:
                 c_name, _, param = p.name.partition(".")
-                out[p.name] = next(c.values[param] for c in cset.constraints if c.name == c_name)
+                out[p.name] = constraints[c_name][param]
         return {**out, **self.baseline}
 
     def split(
@@ -241,18 +261,9 @@ class DesignSpec:
         return params, options, off
 
     def set_text(self, off: Sequence[str]) -> str:
-        """The base set's TOML with the constraints ``off`` removed (a new set, named for
-        what it leaves out)."""
-        import tomli_w
-
-        file = set_path(Source(self.label, self.base), self.constraints)
-        if file is None:
-            file = Path(str(resources.files("ludolab.research.catan") / "constraint_sets"))
-            file = file / f"{self.constraints}.toml"
-        data = tomllib.loads(file.read_text())
-        data["name"] = f"{data.get('name', file.stem)}-without-{'-'.join(off)}"
-        data["constraint"] = [c for c in data.get("constraint", []) if c.get("name") not in off]
-        return tomli_w.dumps(data)
+        """The text of the base set's file with the constraints ``off`` removed (a new set,
+        named for what it leaves out; the game's ``set_without``)."""
+        return self.described.set_without(self.set_source, off)
 
     def condition(
         self, values: Mapping[str, Any], name: str, set_file: str | None = None
@@ -320,16 +331,11 @@ def parse_design(
             else f"missing; give one of {', '.join(registry.names())}"
         )
         raise src.fail("game", message)
-    if game != "catan":
-        raise src.fail(
-            "game",
-            "the design search varies Catan constraint sets and rule options; Masters "
-            "Gallery deal sets cannot be searched yet",
-        )
+    described = registry.get(game)
     constraints = src.string(design, "constraints", "design.")
     try:
-        cset = load_constraint_set(set_path(src, constraints) or constraints)
-    except ConstraintSetError as exc:
+        base_set = described.set_constraints(set_path(src, constraints) or constraints)
+    except SetupSetError as exc:
         raise src.fail("design.constraints", str(exc)) from None
     sampler = src.string(design, "sampler", "design.", default="uniform")
 
@@ -342,7 +348,7 @@ def parse_design(
     config = parse_experiment(probe, label, base)
 
     parameters = tuple(
-        _parameter(src, entry, i, cset, game)
+        _parameter(src, entry, i, constraints, base_set, game)
         for i, entry in enumerate(src.tables(design, "parameters", "[[design.parameters]]"))
     )
     names = [p.name for p in parameters]
@@ -384,7 +390,7 @@ def parse_design(
         startup_trials=src.integer(design, "startup_trials", "design.", minimum=1, default=8),
         sampling_seconds=_positive(src, design, "sampling_seconds", float) or 20.0,
         storage=src.string(design, "storage", "design.", default="") or None,
-        confirm=_confirm(src, design.get("confirm", {})),
+        confirm=_confirm(src, design.get("confirm", {}), described),
         experiment=experiment,
         path=path,
         base=base,
@@ -409,24 +415,31 @@ def _positive(src: Source, table: Mapping[str, Any], key: str, kind: type) -> An
     return kind(value)
 
 
-def _parameter(src: Source, entry: Mapping[str, Any], i: int, cset: Any, game: str) -> Parameter:
+def _parameter(
+    src: Source,
+    entry: Mapping[str, Any],
+    i: int,
+    set_name: str,
+    base_set: Mapping[str, Mapping[str, Any]],
+    game: str,
+) -> Parameter:
     where = f"design.parameters[{i}]."
     src.known_keys(entry, PARAMETER_KEYS, where)
     name = src.string(entry, "name", where)
     kind = _kind_of(name)
-    known = [f"{c.name}.{p}" for c in cset.constraints for p in c.params]
-    constraint_names = [c.name for c in cset.constraints]
+    known = [f"{c}.{p}" for c, params in base_set.items() for p in params]
+    constraint_names = list(base_set)
     if kind == "param" and name not in known:
         raise src.fail(
             where + "name",
-            f"{name!r} is not a parameter of set {cset.name!r}; its parameters: "
+            f"{name!r} is not a parameter of set {set_name!r}; its parameters: "
             f"{', '.join(known) or 'none'}; or a constraint's name (on/off), or a rule option "
             "'options.NAME'",
         )
     if kind == "switch" and name not in constraint_names:
         raise src.fail(
             where + "name",
-            f"{name!r} is not a constraint of set {cset.name!r} ({', '.join(constraint_names)}), "
+            f"{name!r} is not a constraint of set {set_name!r} ({', '.join(constraint_names)}), "
             "nor a parameter 'constraint.param' or a rule option 'options.NAME'",
         )
     if kind == "option":
@@ -545,24 +558,25 @@ def _baseline(src: Source, value: Any, parameters: Sequence[Parameter]) -> dict[
     return flat
 
 
-def _confirm(src: Source, value: Any) -> Confirmation:
+def _confirm(src: Source, value: Any, game: registry.Game) -> Confirmation:
     if not isinstance(value, dict):
         raise src.fail("design.confirm", f"expected a table, got {value!r}")
     where = "design.confirm."
-    src.known_keys(value, CONFIRM_KEYS, where)
+    _, size, least, most, per_setup, _ = confirm_keys(game)
+    src.known_keys(value, confirm_keys(game), where)
     default = Confirmation()
-    boards = src.integer(value, "boards", where, minimum=2, default=0) or None
-    low = src.integer(value, "min_boards", where, minimum=2, default=default.min_boards)
-    high = src.integer(value, "max_boards", where, minimum=2, default=default.max_boards)
+    setups = src.integer(value, size, where, minimum=2, default=0) or None
+    low = src.integer(value, least, where, minimum=2, default=default.min_setups)
+    high = src.integer(value, most, where, minimum=2, default=default.max_setups)
     if high < low:
-        raise src.fail(where + "max_boards", f"below min_boards ({low}), got {high}")
+        raise src.fail(where + most, f"below {least} ({low}), got {high}")
     return Confirmation(
         candidates=src.integer(value, "candidates", where, minimum=1, default=default.candidates),
-        boards=boards,
-        min_boards=low,
-        max_boards=high,
+        setups=setups,
+        min_setups=low,
+        max_setups=high,
         games_per_setup=src.integer(
-            value, "games_per_board", where, minimum=1, default=default.games_per_setup
+            value, per_setup, where, minimum=1, default=default.games_per_setup
         ),
         pilots=src.integer(value, "pilots", where, minimum=1, default=default.pilots),
     )

@@ -99,7 +99,7 @@ def generate_condition(config: ExperimentConfig, name: str) -> ConditionSetups:
         seed,
         players=config.players,
         options=config.options,
-        settings={"objective": cond.objective, "time_limit": cond.time_limit},
+        settings={"time_limit": None, **cond.settings},
     )
     notes = list(draw.notes)
     return ConditionSetups(

@@ -126,6 +126,25 @@ class MastersGallery(Game):
             "cannot be swept yet",
         )
 
+    def set_constraints(self, source: str | Path) -> dict[str, dict[str, Any]]:
+        from ludolab.research.gallery.deals import DealConstraintError, load_deal_set
+
+        try:
+            dset = load_deal_set(source)
+        except DealConstraintError as exc:
+            raise SetupSetError("constraints", str(exc)) from None
+        return {name: dict(params) for name, params in dset.entries}
+
+    def set_without(self, source: str | Path, names: Sequence[str]) -> str:
+        from ludolab.research.set_names import set_file_without, shipped_set_file
+
+        if str(source) in self.shipped_sets():
+            return set_file_without(
+                shipped_set_file("ludolab.research", "gallery", "deal_sets", name=str(source)),
+                names,
+            )
+        return set_file_without(Path(source), names)
+
     def draw_setups(
         self,
         cset: Any,

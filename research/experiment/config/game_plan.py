@@ -124,8 +124,11 @@ def resolved_dict(config: ExperimentConfig) -> dict[str, Any]:
                 "constraints": c.constraints,
                 "sampler": c.sampler,
                 "params": dict(sorted(c.params.items())),
-                "objective": c.objective,
-                "time_limit": c.time_limit,
+                # the two settings every resolved config has carried (the resolved config's
+                # hash, which resume checks, stays the same), then any other of the game's
+                "objective": c.settings.get("objective"),
+                "time_limit": c.settings.get("time_limit"),
+                **{k: v for k, v in c.settings.items() if k not in ("objective", "time_limit")},
                 "setup_seed": setup_seed(config, c.name),
                 "set": _set_dict(config.game, c),
                 # only when given: configs without condition options keep their hashes

@@ -34,10 +34,9 @@ class Condition:
         params: parameter overrides, flat ``{"constraint.param": value}``.
         path: the resolved file of a set given by path, None for a shipped set.
         constraint_set: the loaded set with ``params`` applied (a ConstraintSet or DealSet).
-        objective: Catan ``optimise`` only: the objective (None otherwise).
-        time_limit: Catan ``uniform`` / ``chain`` / ``solver`` / ``enumerate`` /
-            ``optimise``: seconds of solver search (None: the sampler's default; see
-            :func:`ludolab.research.catan.generate.generate_boards`).
+        settings: the sampler's settings, from the condition's keys among the game's
+            ``condition_keys`` (``Game.sampler_settings``); ``time_limit`` (seconds a sampler
+            may search, None: its own default) is one every game's sampler is given.
         options: the rule options this condition's games are played with: the run's
             ``[options]`` with the condition's own ``options`` table on top.
         rule_changes: the condition's own ``options`` table (converted), empty if none.
@@ -52,9 +51,7 @@ class Condition:
     params: Mapping[str, Any] = field(metadata=key())
     path: Path | None
     constraint_set: Any
-    # Sampler settings: keys of the game's own (its ``condition_keys``), not of every game.
-    objective: str | None = None
-    time_limit: float | None = None
+    settings: Mapping[str, Any] = field(default_factory=dict)
     options: Any = field(default=None, metadata=key())
     rule_changes: Mapping[str, Any] = field(default_factory=dict)
     sweep: str | None = None

@@ -219,8 +219,7 @@ def _condition(
         params,
         path,
         cset,
-        settings.get("objective"),
-        settings.get("time_limit"),
+        settings,
         cond_options,
         changes,
     )
