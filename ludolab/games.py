@@ -388,6 +388,12 @@ class Game(ABC):
         record: a dataclass whose first fields are :data:`RECORD_CORE`, with ``to_dict()``. The
         same arguments give the same record, field for field."""
 
+    @property
+    @abstractmethod
+    def record_type(self) -> type:
+        """The dataclass :meth:`play` returns (its fields are a run's ``games.parquet`` columns
+        after the plan's own)."""
+
     # -- metrics ---------------------------------------------------------------------------
 
     length_words: ClassVar[str] = "turns and rounds are the game's own."
@@ -423,6 +429,8 @@ class Game(ABC):
         """Each game's income per seat (what ``income_gini`` measures the inequality of), one
         sequence per row of ``table``; None: the final scores are the income."""
         return None
+
+    # -- setup features and pictures ------------------------------------------------------
 
     key_feature: ClassVar[str | None] = None
     """The setup feature a run's figures draw game length against (Catan: the richest
@@ -463,6 +471,8 @@ class Game(ABC):
         agent, won, shared_win, final_score) come first without it."""
         return {}
 
+    # -- hooks into other tools ------------------------------------------------------------
+
     def observe(self, state: GameState, seat: int) -> Any:
         """The position of ``state`` as ``seat`` sees it, encoded as the game's Gymnasium env
         encodes it for its learner (a trained policy's input: ``ludolab.envs.sb3`` asks it).
@@ -479,12 +489,6 @@ class Game(ABC):
         """Register the game's Gymnasium environments (idempotent) and return their ids, so
         that ``gymnasium.make(id)`` works; none by default."""
         return ()
-
-    @property
-    @abstractmethod
-    def record_type(self) -> type:
-        """The dataclass :meth:`play` returns (its fields are a run's ``games.parquet`` columns
-        after the plan's own)."""
 
     def __repr__(self) -> str:
         return f"<ludolab game {self.name!r} ({self.title})>"

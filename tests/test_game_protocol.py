@@ -206,3 +206,23 @@ def test_the_list_of_modules_not_yet_on_the_protocol_only_shrinks() -> None:
     assert files >= NOT_YET_ON_THE_PROTOCOL
     clean = sorted(f for f in NOT_YET_ON_THE_PROTOCOL if not game_names_in(ROOT / f))
     assert not clean, f"on the protocol now: take them off NOT_YET_ON_THE_PROTOCOL: {clean}"
+
+
+def test_the_protocol_reference_is_the_one_the_code_gives() -> None:
+    """docs/game-protocol.md is generated from ludolab/games.py: a member added to the protocol
+    appears in it by running `python docs/game_protocol.py`, never by editing the page."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("game_protocol", ROOT / "docs/game_protocol.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    page = module.page()
+    assert (ROOT / "docs/game-protocol.md").read_text() == page, (
+        "docs/game-protocol.md is out of date: run `python docs/game_protocol.py`"
+    )
+    for name in ("set_constraints", "draw_setups", "play", "record_type", "key_feature"):
+        assert f"`{name}" in page
+    without_default = {n for n in games.Game.__annotations__ if n not in vars(games.Game)}
+    required = set(games.Game.__abstractmethods__) | without_default
+    assert page.count("**required**") == len(required)
