@@ -167,16 +167,20 @@ def test_bad_specs_raise(text: str) -> None:
         (["greedy", "greedy"], 5),
         (["greedy", "random", "greedy:offers=false"], 6),
         # Small play-offs: every play-out would run with the invariant checks too.
-        (["lookahead:playouts=8", "greedy", "random", "lookahead:trade=false,playouts=8"], 7),
+        (["lookahead:playouts=4", "greedy", "random", "lookahead:trade=false,playouts=4"], 7),
         (
             [
-                "lookahead:main=true,playouts=8",
+                "lookahead:main=true,playouts=4",
                 "greedy",
-                "lookahead:main=true,candidates=54,playouts=8",
+                "lookahead:main=true,candidates=54,playouts=4",
             ],
             9,
         ),
-        (["lookahead:playouts=8", "lookahead:playouts=8", "lookahead:playouts=8"], 8),
+        pytest.param(
+            ["lookahead:playouts=8", "lookahead:playouts=8", "lookahead:playouts=8"],
+            8,
+            marks=pytest.mark.slow,
+        ),
     ],
 )
 def test_agents_play_only_legal_actions(specs: list[str], seed: int) -> None:
