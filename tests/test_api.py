@@ -14,12 +14,16 @@ import pyarrow as pa
 import pytest
 
 import ludolab
+from ludolab import games
 from ludolab.research.catan.samplers import fair_board
 from ludolab.research.catan.simulate import simulate as catan_simulate
 from ludolab.research.experiment.config import ConfigError
 from ludolab.research.experiment.store import RunError
 from ludolab.research.gallery.simulate import per_seat_table as gallery_per_seat
 from ludolab.research.simulate import records_table
+
+REGISTERED = ", ".join(games.names())
+"""The registered games as the unknown-game message lists them (an installed example too)."""
 
 SMALL_RUN = {
     "name": "api-test",
@@ -135,7 +139,7 @@ def test_generate_knows_which_game_a_set_is_for(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"game": "chess"}, "unknown game .chess.; the registered games are catan, gallery"),
+        ({"game": "chess"}, "unknown game .chess.; the registered games are " + REGISTERED),
         ({"agents": ["nobody", "random"]}, "unknown catan agent 'nobody'"),
         ({"agents": ["random"]}, r"one agent spec \('random'\) for every seat: .* players=2..4"),
         ({"agents": ["random"], "players": 5}, "2-4 agents"),
@@ -192,11 +196,11 @@ def test_bad_runs_are_refused_with_one_clear_message(tmp_path: Path) -> None:
 def test_the_env_ids_make_environments() -> None:
     import gymnasium
 
-    assert ludolab.register_envs() == {
-        "catan": ("ludolab/Catan-v0",),
-        "gallery": ("ludolab/MastersGallery-v0",),
-    }
+    ids = ludolab.register_envs()
+    assert set(ids) == set(games.names())  # every registered game, () when it has none
+    assert ids["catan"] == ("ludolab/Catan-v0",)
+    assert ids["gallery"] == ("ludolab/MastersGallery-v0",)
     env = gymnasium.make("ludolab/MastersGallery-v0")
     observation, info = env.reset(seed=1)
     assert info["action_mask"].any() and observation.dtype == np.float32
-    assert set(ludolab.constraint_sets()) == {"catan", "gallery"}
+    assert set(ludolab.constraint_sets()) == set(games.names())

@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
+from ludolab import games
 from ludolab.envs.catan.engine import GameOptions
 from ludolab.envs.gallery.engine import GalleryOptions
 from ludolab.research.experiment import (
@@ -32,6 +33,8 @@ from ludolab.research.experiment.config import play_hash
 from ludolab.research.simulate import game_seeds
 
 ROOT = Path(__file__).resolve().parent.parent
+REGISTERED = ", ".join(games.names())
+"""The registered games as the unknown-game message lists them (an installed example too)."""
 # Game experiments; puzzle studies (game = "sudoku") and design searches ([design]) have their
 # own loaders and tests.
 SHIPPED = sorted(
@@ -168,8 +171,8 @@ ERRORS = [
     (CATAN, set_in(["report"], {"width": 3}), "report.width", "allowed: style, one_column"),
     (CATAN, set_in(["report"], "paper"), "report", "expected a table ([report])"),
     (CATAN, set_in(["game"], "chess"), "game",
-     "unknown game 'chess'; the registered games are catan, gallery"),
-    (CATAN, lambda d: d.pop("game"), "game", "missing; give one of catan, gallery"),
+     "unknown game 'chess'; the registered games are " + REGISTERED),
+    (CATAN, lambda d: d.pop("game"), "game", "missing; give one of " + REGISTERED),
     (
         CATAN,
         set_in(["conditions", 2, "constraints"], "tournamnt"),
