@@ -47,31 +47,6 @@ class Setups(list):  # type: ignore[type-arg]
         self.report = report
 
 
-def _game_of_set(constraints: str | Path) -> str:
-    """The registered game a constraint set is for: the one that ships a set of that name, or
-    whose constraint library has every constraint the set file lists. ValueError when no game
-    or several games claim it (then give the game)."""
-    from ludolab.research.suggest import did_you_mean
-
-    owners = [name for name in _games.names() if _games.get(name).owns_set(constraints)]
-    if len(owners) == 1:
-        return owners[0]
-    if owners:
-        raise ValueError(
-            f"{constraints}: a constraint set of {', '.join(owners)} alike; give game="
-        )
-    if Path(constraints).suffix == ".toml" or "/" in str(constraints):
-        raise ValueError(
-            f"{constraints}: no registered game ({', '.join(_games.names())}) has every "
-            f"constraint this file lists; check its names, or give game="
-        )
-    shipped = [s for sets in constraint_sets().values() for s in sets]
-    raise ValueError(
-        f"unknown constraint set {str(constraints)!r}; {did_you_mean(str(constraints), shipped)}"
-        f"shipped sets: {', '.join(shipped)}"
-    )
-
-
 def generate(
     constraints: str | Path,
     n: int,
@@ -101,7 +76,7 @@ def generate(
     Raises ValueError (:class:`ludolab.games.SetupSetError` for the set itself) and the
     samplers' errors, each with a message that says what to change.
     """
-    described = _games.get(game if game is not None else _game_of_set(constraints))
+    described = _games.get(game if game is not None else _games.game_of_set(constraints))
     players = described.default_players if players is None else players
     described.check_players(players)
     sampler = described.default_sampler if sampler is None else sampler

@@ -23,7 +23,7 @@ message saying which.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from functools import cache
 from importlib.metadata import entry_points
@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 
 if TYPE_CHECKING:
+    import argparse
+
     import pyarrow as pa
 
     from ludolab.envs.agents import Agent, AgentRegistry
@@ -118,6 +120,35 @@ class SetupDraw:
     seconds: float
     notes: list[str] = field(default_factory=list)
     diagnostics: Any = None
+
+
+@dataclass(frozen=True)
+class OptionFlag:
+    """How the command line spells one rule option where the flag derived from its field is not
+    enough (:meth:`Game.option_flags`). ``ludolab simulate GAME`` derives a flag from every
+    field of :attr:`Game.options_type` whose type a flag can spell (bool: a switch,
+    ``--name``/``--no-name``; int, float, str, a tuple of them, any of them or None: a
+    value, ``none`` for None), its help from the options class docstring's ``Attributes:``
+    entry and :attr:`Game.option_units`; a field of another type gets no flag unless the game
+    says how to read it here.
+
+    Attributes:
+        flags: the option's flags, the first one shown as its name (default: ``--<name>``,
+            underscores as dashes).
+        help: the help text (default: the docstring's words for the field).
+        metavar: the value's placeholder in the help (default: the field's name in capitals).
+        parse: reads the flag's text as the option's value (a file name to the table it holds,
+            ``"0"`` to None), when the command runs; raises ValueError with a one-line message
+            that names the flag. None: the field's type reads it.
+        off: further switches that turn a bool option off, as the command line has long
+            spelled them (``--award-own-artist`` for ``award_choice``).
+    """
+
+    flags: tuple[str, ...] = ()
+    help: str | None = None
+    metavar: str | None = None
+    parse: Callable[[str], Any] | None = None
+    off: tuple[str, ...] = ()
 
 
 class GameState(Protocol):
@@ -283,10 +314,21 @@ class Game(ABC):
     """The shipped set a smoke run draws from (the conformance suite's tiny ``ludolab run``):
     one its default sampler draws from quickly; None: the first of :meth:`shipped_sets`."""
 
+    sets_folder: ClassVar[tuple[str, ...] | None] = None
+    """Where the game's shipped set files are, as a package and the folders inside it
+    (``("ludolab_goofspiel", "sets")``): one TOML file ``<name>.toml`` per set, listing its
+    constraints as ``[[constraint]]`` tables with ``name`` and parameters. Given, it is what
+    :meth:`shipped_sets` lists and what :meth:`set_without` rewrites; None: the game says."""
+
     def shipped_sets(self) -> list[str]:
         """The names of the constraint sets the game ships, which a condition may name instead
-        of a file. A game ships at least one (its fair setups, say, with no constraint)."""
-        return []
+        of a file. A game ships at least one (its fair setups, say, with no constraint). The
+        default: the files in :attr:`sets_folder`, none without it."""
+        if self.sets_folder is None:
+            return []
+        from ludolab.research.set_names import shipped_set_names
+
+        return shipped_set_names(*self.sets_folder)
 
     @abstractmethod
     def load_set(
@@ -331,12 +373,22 @@ class Game(ABC):
     def set_without(self, source: str | Path, names: Sequence[str]) -> str:
         """The text of a new set file (suffix :attr:`set_suffix`, read by :meth:`load_set`):
         the set ``source`` without the constraints ``names``, named for what it leaves out. A
-        design search writes it when a candidate switches constraints off. The default cannot."""
-        raise SetupSetError(
-            "constraints",
-            f"{self.title} constraint sets cannot be searched (its description has no "
-            "set_without)",
-        )
+        design search writes it when a candidate switches constraints off. The default rewrites
+        a set file that lists its constraints as ``[[constraint]]`` tables (a shipped set's, in
+        :attr:`sets_folder`)."""
+        from ludolab.research.set_names import set_file_without, shipped_set_file
+
+        if self.sets_folder is not None and str(source) in self.shipped_sets():
+            return set_file_without(
+                shipped_set_file(*self.sets_folder, name=str(source)), names
+            )
+        if not Path(source).is_file():
+            raise SetupSetError(
+                "constraints",
+                f"{source}: not a {self.title} set file nor one of its shipped sets "
+                f"({', '.join(self.shipped_sets()) or 'none'})",
+            )
+        return set_file_without(Path(source), names)
 
     def sampler_settings(
         self, cset: Any, sampler: str, table: Mapping[str, Any], setups: int
@@ -440,6 +492,10 @@ class Game(ABC):
     key_feature_label: ClassVar[str] = ""
     """:attr:`key_feature` in words with its unit, e.g. ``"richest intersection (pips)"``."""
 
+    key_metric: ClassVar[str] = "turns"
+    """The per-game metric a run's figures draw against :attr:`key_feature`: game length unless
+    the game names another (one whose length is fixed, say, names ``"score_spread"``)."""
+
     def parameter_unit(self, constraints: str, params: Mapping[str, Any], name: str) -> str:
         """What the set parameter ``name`` (``constraint.param``) of the set ``constraints``
         with ``params`` counts ("pips", "cards"), for a sweep's axis; "" when unknown."""
@@ -490,6 +546,98 @@ class Game(ABC):
         that ``gymnasium.make(id)`` works; none by default."""
         return ()
 
+    # -- command line ----------------------------------------------------------------------
+    # What ``ludolab simulate GAME``, ``ludolab generate GAME`` and ``ludolab constraints`` ask
+    # of a game beyond the rest of the protocol. Every default works from the attributes and
+    # methods above, so a game from outside gets the commands without writing any of these.
+
+    def option_flags(self) -> Mapping[str, OptionFlag]:
+        """How ``ludolab simulate GAME`` spells the rule options whose derived flag is not
+        enough, by option name (:class:`OptionFlag`): another flag name, a type a flag cannot
+        spell (a table read from a file), an old switch kept. Empty by default: every option
+        gets its derived flag."""
+        return {}
+
+    default_set: ClassVar[str | None] = None
+    """The set ``ludolab generate GAME`` draws from when ``--constraints`` is not given (one of
+    :meth:`shipped_sets`); None: ``--constraints`` is required."""
+
+    def add_generate_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Add the game's own flags to ``ludolab generate GAME``, beyond the common ones
+        (``--constraints``, ``--param``, ``-n``, ``--sampler``, ``--seed``, ``--players``,
+        ``--out``...). A flag whose ``dest`` is one of :attr:`condition_keys` replaces the
+        generic one (``--objective`` with its choices); the others reach
+        :meth:`generate_settings` and :meth:`after_generate`. None by default."""
+        return None
+
+    def generate_settings(
+        self, args: argparse.Namespace, status: Callable[[str], None]
+    ) -> dict[str, Any]:
+        """Settings for :meth:`draw_setups` from the game's own ``generate`` flags (in
+        ``args``), added to those :meth:`sampler_settings` gives: e.g. how many shuffles a
+        sampler may try. ``status`` shows a line on what the sampler is doing (a live status
+        line on the terminal), for a sampler that can say; a condition of a run never sets
+        these. None by default."""
+        return {}
+
+    def after_generate(
+        self, setups: Sequence[Any], args: argparse.Namespace, set_name: str
+    ) -> list[str]:
+        """What ``ludolab generate GAME`` does with the ``setups`` it wrote, drawn from the set
+        named ``set_name``, at the game's own flags' asking (pictures of the first ones, say):
+        the lines it prints. Nothing by default."""
+        return []
+
+    def constraint_library(self) -> str:
+        """What ``ludolab constraints list`` prints for the game (lines of at most 100
+        characters): its constraints with their parameters, and its shipped sets with what each
+        is for. The default lists the shipped sets with their descriptions
+        (:meth:`set_as_data`)."""
+        import textwrap
+
+        lines = [f"Shipped {self.title} constraint sets (ludolab constraints show NAME):"]
+        for name in self.shipped_sets():
+            words = self.set_as_data(self._shipped_set(name)).get("description") or ""
+            lines.append(
+                textwrap.fill(
+                    f"{name}: {' '.join(words.split()) or '(no description)'}",
+                    96,
+                    initial_indent="  ",
+                    subsequent_indent="    ",
+                )
+            )
+        return "\n".join(lines)
+
+    def describe_set(self, source: str | Path, *, model: bool = False) -> str:
+        """What ``ludolab constraints show`` prints for the set ``source`` (a shipped set's name
+        or a file): its name, description and constraints with their parameters; with
+        ``model``, also the model its solver samplers run. SetupSetError naming the key to
+        blame (``constraints``; ``model`` when the game has no model to show). The default
+        prints :meth:`set_as_data`, and has no model."""
+        if model:
+            raise SetupSetError(
+                "model",
+                f"{source} is a {self.title} {self.setup_noun} set; {self.title} has no "
+                "solver model to show",
+            )
+        data = self.set_as_data(self._shipped_set(source))
+        lines = [f"{data.get('name', source)}: {data.get('description') or ''}".rstrip(": ")]
+        for item in data.get("constraints", []):
+            if isinstance(item, Mapping) and "name" in item:
+                shown = ", ".join(f"{k}={v!r}" for k, v in item.items() if k != "name")
+                lines.append(f"  - {item['name']}({shown})" if shown else f"  - {item['name']}")
+            else:
+                lines.append(f"  - {item}")
+        if len(lines) == 1:
+            lines.append(f"  (no constraints: fair {self.setup_plural})")
+        return "\n".join(lines)
+
+    def _shipped_set(self, source: str | Path) -> Any:
+        """The set ``source`` as it is, for the game's default seats and the published rules."""
+        return self.load_set(
+            source, {}, players=self.default_players, options=self.default_options()
+        )
+
     def __repr__(self) -> str:
         return f"<ludolab game {self.name!r} ({self.title})>"
 
@@ -531,6 +679,45 @@ def names() -> list[str]:
     return list(_entries())
 
 
+def game_of_set(source: str | Path, name_it: str = "give game=") -> str:
+    """The registered game a constraint set is for: the one that ships a set of that name, or
+    whose constraint library has every constraint the set file lists (``Game.owns_set``).
+    ValueError when no game or several games claim it, ending with ``name_it`` (how the caller
+    names a game: ``game=`` in Python, ``--game`` on the command line)."""
+    from ludolab.research.suggest import did_you_mean
+
+    owners = [name for name in names() if get(name).owns_set(source)]
+    if len(owners) == 1:
+        return owners[0]
+    if owners:
+        raise ValueError(f"{source}: a constraint set of {', '.join(owners)} alike; {name_it}")
+    if Path(source).suffix == ".toml" or "/" in str(source):
+        raise ValueError(
+            f"{source}: no registered game ({', '.join(names())}) has every constraint this "
+            f"file lists; check its names, or {name_it}"
+        )
+    shipped = [s for name in names() for s in get(name).shipped_sets()]
+    raise ValueError(
+        f"unknown constraint set {str(source)!r}; {did_you_mean(str(source), shipped)}"
+        f"shipped sets: {', '.join(shipped)}"
+    )
+
+
+def source(name: str) -> dict[str, str | None]:
+    """Where the registered game ``name`` comes from, for a run's provenance: its entry point
+    (``module:attribute``), the distribution that registers it and that distribution's version
+    (None when unknown). UnknownGameError when ``name`` is not registered."""
+    entry = _entries().get(name)
+    if entry is None:
+        raise UnknownGameError(unknown_game_message(name))
+    dist = getattr(entry, "dist", None)
+    return {
+        "entry_point": entry.value,
+        "distribution": dist.metadata["Name"] if dist is not None else None,
+        "version": dist.version if dist is not None else None,
+    }
+
+
 @cache
 def get(name: str) -> Game:
     """The registered game ``name``; UnknownGameError listing the registered games if none."""
@@ -554,6 +741,7 @@ __all__ = [
     "GameRegistrationError",
     "GameState",
     "Metric",
+    "OptionFlag",
     "SetupDraw",
     "SetupSetError",
     "UnknownGameError",

@@ -40,13 +40,12 @@ def seconds(text: str) -> float:
     return value
 
 
-# Memory a command holds per item: generous round figures, not measurements (a board with its
-# JSON line; a simulated game's summary columns, as its records stream to disk in batches; a
-# uniformity draw's key). They only have to catch counts that are absurd for the machine, not
-# to predict memory.
+# Memory a command holds per item: generous round figures, not measurements (a simulated
+# game's summary columns, as its records stream to disk in batches; a uniformity draw's key;
+# any other kind is a game's setups: a board, a deal, with its JSON line). They only have to
+# catch counts that are absurd for the machine, not to predict memory.
+SETUP_BYTES = 2_000
 BYTES_PER = {
-    "boards": 2_000,
-    "deals": 2_000,
     "games": 1_000,
     "draws": 200,
     # a run's per-game metrics row in the analysis (records stream to disk, the plan is lazy)
@@ -67,11 +66,12 @@ def available_memory() -> int:
 
 
 def check_fits(count: int, what: str, flag: str) -> None:
-    """ValueError (one line) when ``count`` items of kind ``what`` would not fit in memory,
+    """ValueError (one line) when ``count`` items of kind ``what`` (a key of
+    :data:`BYTES_PER`, or a game's setups: ``boards``, ``deals``...) would not fit in memory,
     unless the environment sets ``LUDOLAB_MEMORY_CHECK=0``."""
     if os.environ.get("LUDOLAB_MEMORY_CHECK", "1") == "0":
         return
-    need = count * BYTES_PER[what]
+    need = count * BYTES_PER.get(what, SETUP_BYTES)
     have = available_memory()
     if need > have:
         raise ValueError(

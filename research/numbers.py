@@ -156,6 +156,12 @@ def plural(n: Any, word: str, words: str | None = None) -> str:
     return f"{count(n)} {word if value == 1 else many}"
 
 
+def with_article(noun: str) -> str:
+    """``a board``, ``an order``: the noun with its indefinite article (by its first letter,
+    which is right for the setup nouns games use)."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 def p_value(p: Any, *, alpha: float = 0.05, na: str = MISSING) -> str:
     """A p-value: ``0.003``, ``0.250``, ``1.000``, ``< 0.001``. One that three decimals would
     round up onto ``alpha`` or onto a multiple of 0.005 up to 0.1 (every conventional level:

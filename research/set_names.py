@@ -4,8 +4,8 @@ without importing the game's package, and the constraint names a set file lists.
 from __future__ import annotations
 
 import tomllib
-from importlib import resources
 from collections.abc import Sequence
+from importlib import resources
 from pathlib import Path
 
 
@@ -34,12 +34,14 @@ def set_file_constraints(source: str | Path) -> set[str]:
 
 def set_file_without(path: Path, names: Sequence[str]) -> str:
     """The TOML text of the set file ``path`` without its ``[[constraint]]`` tables named
-    ``names``, renamed ``<name>-without-<a>-<b>`` (a game whose set files list their constraints
-    so can give it as its ``set_without``)."""
+    ``names``, renamed ``<name>-without-<a>-<b>`` and described as such (a game whose set files
+    list their constraints so can give it as its ``set_without``)."""
     import tomli_w
 
     data = tomllib.loads(path.read_text())
-    data["name"] = f"{data.get('name', path.stem)}-without-{'-'.join(names)}"
+    name = data.get("name", path.stem)
+    data["name"] = f"{name}-without-{'-'.join(names)}"
+    data["description"] = f"The set {name!r} without {', '.join(names)}."
     data["constraint"] = [c for c in data.get("constraint", []) if c.get("name") not in names]
     return tomli_w.dumps(data)
 

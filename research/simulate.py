@@ -529,3 +529,99 @@ def per_seat_table(games: pa.Table, game: str) -> pd.DataFrame:
             **games_registry.get(game).own_seat_values(rows.table),
         }
     )
+
+
+def records_schema(game: str) -> str:
+    """The schema name ``ludolab simulate`` writes into its Parquet file's metadata:
+    ``ludolab.<game>.games/2``, version 2 being the records with the record core first."""
+    return f"ludolab.{game}.games/2"
+
+
+SUMMARY_COLUMNS = (
+    "setup_id", "agents", "winners", "final_scores", "turns", "rounds", "n_actions", "truncated",
+)  # fmt: skip
+"""The record core's columns :func:`summarise` reads (not the per-step traces)."""
+
+
+def summarise(games: pa.Table, game: str, source: str | Path | None = None) -> str:
+    """A few lines on the games of ``game`` in ``games`` (a table of its records with at least
+    :data:`SUMMARY_COLUMNS`; read a large file with ``pq.read_table(path,
+    columns=SUMMARY_COLUMNS)``): how they ended, how many are distinct, their length, each
+    seat's outright win rate (Wilson 95%, the setup as the unit), the final scores, their
+    spread and the winner's margin, in the game's units.
+
+    Games on one setup that repeat each other record for record are found
+    (:func:`find_repeats`) and no interval counts them as independent: with two or more setups
+    the intervals are over setups, with one over the distinct games (:func:`summary_unit`).
+    Telling repeats apart needs the full records: ``games`` with every record field, or
+    ``source``, the Parquet file ``games`` was read from (ValueError without either when games
+    share a setup and an outcome). A win shared by several seats is nobody's outright win; a
+    game cut off (``truncated``) has no winner and counts in no win rate."""
+    import pandas as pd
+
+    described = games_registry.get(game)
+    n = games.num_rows
+    turns = games.column("turns").to_numpy().astype(float)
+    rounds = games.column("rounds").to_numpy().astype(float)
+    n_actions = games.column("n_actions").to_numpy()
+    truncated = games.column("truncated").to_numpy(zero_copy_only=False).astype(bool)
+    winners = games.column("winners").combine_chunks()
+    n_winners = np.asarray(pc.list_value_length(winners))
+    winner = np.full(n, -1)  # each game's first winning seat, -1 for none
+    parents = np.asarray(pc.list_parent_indices(winners))
+    # reversed, so that the last write, the one that stays, is each game's first winner
+    winner[parents[::-1]] = np.asarray(pc.list_flatten(winners))[::-1]
+    scores = np.asarray(pc.list_flatten(games.column("final_scores")), dtype=float).reshape(n, -1)
+    agents = games.column("agents")[0].as_py()
+    setups = games.column("setup_id").to_numpy(zero_copy_only=False)
+    cheap = pd.DataFrame(scores).assign(
+        turns=turns, rounds=rounds, actions=n_actions, cut=truncated, won=winner, ties=n_winners
+    )
+    fields = {f.name for f in dataclasses.fields(described.record_type)}
+    full = games if fields <= set(games.column_names) else None
+    repeats = find_repeats(
+        pd.DataFrame({"setup": setups}), cheap, source if source is not None else full
+    )
+    unit = summary_unit(setups, repeats, described.setup_noun)
+    outright = n_winners == 1
+    finished = ~truncated
+    lines = [
+        f"  games {n}: won outright {int(outright.sum())}, shared wins "
+        f"{int((n_winners > 1).sum())}, cut off (no winner) {int(truncated.sum())}",
+        *unit.lines,
+        f"  {described.turn_unit} per game: mean {turns.mean():.1f}, median "
+        f"{np.median(turns):g}, sd {turns.std():.1f}; rounds: mean {rounds.mean():.1f}; "
+        f"decisions per game {n_actions.mean():.1f}",
+    ]
+    if finished.any():
+        parts = []
+        for seat in range(scores.shape[1]):
+            won = (outright & (winner == seat))[finished]
+            low, high = win_interval(won, unit.clusters[finished])
+            parts.append(f"seat {seat} ({agents[seat]}) {won.mean():.1%} [{low:.1%}, {high:.1%}]")
+        which = "finished games, " if truncated.any() else ""
+        lines.append(
+            f"  outright win rate ({which}Wilson 95%, unit: the {unit.name}): " + "; ".join(parts)
+        )
+    lines.append(_score_line(scores, winner, described.score_unit))
+    return "\n".join(lines)
+
+
+def _score_line(scores: np.ndarray, winner: np.ndarray, unit: str) -> str:
+    """Mean final score by seat, mean spread (max - min), and the winner's mean margin over
+    the best other seat in the games won (0 for a shared win). ``scores``: (G, seats) in
+    ``unit``; ``winner``: (G,) a winning seat of each game, -1 for none."""
+    spread = (scores.max(axis=1) - scores.min(axis=1)).mean()
+    won = winner >= 0
+    done = scores[won]
+    seat = winner[won]
+    best = done[np.arange(len(done)), seat]
+    others = done.copy()
+    others[np.arange(len(done)), seat] = -np.inf
+    margins = best - others.max(axis=1)
+    return (
+        f"  final score by seat ({unit}): "
+        + " ".join(f"{v:.2f}" for v in scores.mean(axis=0))
+        + f"; {unit} spread (max - min) mean {spread:.2f}"
+        + (f"; winner's margin mean {margins.mean():.2f}" if len(margins) else "")
+    )

@@ -48,6 +48,8 @@ def _done(folder: Path, key: str, n_batches: int, resume: bool, out: Path) -> se
     if not folder.exists():
         return set()
     files = sorted(folder.glob("part-*.parquet"))
+    if not files:
+        return set()  # a start that failed before its first batch: nothing to keep
     if not resume:
         raise SimulationStopped(
             f"{folder} holds {len(files)} finished batches of an interrupted simulation to "
@@ -122,6 +124,11 @@ def simulate_to_file(
     except OSError as exc:
         bar.close()
         raise SimulationStopped(f"{exc.strerror or exc}: {saved()}") from None
+    except BaseException:
+        bar.close()
+        if not any(folder.iterdir()):  # failed before a batch finished: leave nothing behind
+            folder.rmdir()
+        raise
     bar.close()
     paths = [folder / f"part-{c:05d}.parquet" for c in range(n_batches)]
     schema = pa.unify_schemas(

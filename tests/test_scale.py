@@ -258,6 +258,25 @@ def test_a_stopped_simulation_resumes_to_the_same_file(one_batch, tmp_path, monk
     assert pq.read_table(out).equals(one_batch) and not parts.exists()
 
 
+def test_a_simulation_that_fails_before_a_batch_leaves_nothing(one_batch, tmp_path, monkeypatch):
+    """A game that raises (a bug in a game's engine, say) before any batch is saved leaves no
+    folder of parts behind, so the next attempt starts afresh, without --resume."""
+    import ludolab.research.simulate_file as sf
+
+    out = tmp_path / "games.parquet"
+
+    def broken(path, table, **options):
+        raise RuntimeError("a bug in the game")
+
+    with monkeypatch.context() as m:
+        m.setattr(sf, "write_parquet", broken)
+        with pytest.raises(RuntimeError, match="a bug in the game"):
+            _simulate(out, "--batch", "7")
+    assert not any(tmp_path.iterdir())
+    assert _simulate(out, "--batch", "7") == 0
+    assert pq.read_table(out).equals(one_batch)
+
+
 def test_simulate_refuses_bad_batches_and_agents_before_playing(tmp_path, capsys) -> None:
     out = tmp_path / "games.parquet"
     for extra, message in (

@@ -18,6 +18,8 @@ from ludolab.games import Game, SetupDraw, SetupSetError
 _PYTHON_SAMPLERS = ("uniform", "rejection", "chain")
 DEFAULT_OBJECTIVE = "pip-spread"
 """What the ``optimise`` sampler optimises when a condition names no objective."""
+MAX_DRAWS = 50_000_000
+"""Fair shuffles the uniform sampler may try, unless ``generate catan --max-draws`` says."""
 
 
 class Catan(Game):
@@ -31,6 +33,7 @@ class Catan(Game):
     setup_noun = "board"
     setup_plural = "boards"
     default_sampler = "uniform"
+    sets_folder = ("ludolab.research", "catan", "constraint_sets")
     score_unit = "VP"
     core_formulas = {
         "turns": "player turns after setup, winning turn included",
@@ -89,11 +92,6 @@ class Catan(Game):
 
         return tuple(SAMPLERS)
 
-    def shipped_sets(self) -> list[str]:
-        from ludolab.research.catan.catalog import shipped_sets
-
-        return shipped_sets()
-
     def load_set(
         self, source: str | Path, params: Mapping[str, Any], *, players: int, options: Any
     ) -> Any:
@@ -142,16 +140,6 @@ class Catan(Game):
         except ConstraintSetError as exc:
             raise SetupSetError("constraints", str(exc)) from None
         return {c.name: {p: c.values[p] for p in c.params} for c in cset.constraints}
-
-    def set_without(self, source: str | Path, names: Sequence[str]) -> str:
-        from ludolab.research.set_names import set_file_without, shipped_set_file
-
-        if str(source) in self.shipped_sets():
-            return set_file_without(
-                shipped_set_file("ludolab.research", "catan", "constraint_sets", name=str(source)),
-                names,
-            )
-        return set_file_without(Path(source), names)
 
     def sampler_settings(
         self, cset: Any, sampler: str, table: Mapping[str, Any], setups: int
@@ -202,13 +190,17 @@ class Catan(Game):
     ) -> SetupDraw:
         from ludolab.research.catan.generate import generate_boards
 
+        # `generate catan --sampler enumerate` without -n lists every board (generate_settings)
+        every = sampler == "optimise" or (sampler == "enumerate" and settings.get("list_all"))
         boards, report = generate_boards(
             cset,
-            None if sampler == "optimise" else n,
+            None if every else n,
             sampler,
             seed,
             objective=settings.get("objective") or DEFAULT_OBJECTIVE,
             time_limit=settings.get("time_limit"),
+            max_draws=settings.get("max_draws", MAX_DRAWS),
+            status=settings.get("status"),
         )
         boards = list(boards)
         notes = list(report.notes)
@@ -338,6 +330,43 @@ class Catan(Game):
         from ludolab.envs.catan.record import GameRecord
 
         return GameRecord
+
+    # -- command line (research/catan/commands.py) -----------------------------------------
+
+    def add_commands(self, sub: Any) -> None:
+        from ludolab.research.catan.commands import add_commands
+
+        add_commands(sub)
+
+    def option_flags(self) -> Mapping[str, Any]:
+        from ludolab.research.catan.commands import OPTION_FLAGS
+
+        return OPTION_FLAGS
+
+    def add_generate_arguments(self, parser: Any) -> None:
+        from ludolab.research.catan.commands import add_generate_arguments
+
+        add_generate_arguments(parser)
+
+    def generate_settings(self, args: Any, status: Any) -> dict[str, Any]:
+        from ludolab.research.catan.commands import generate_settings
+
+        return generate_settings(args, status)
+
+    def after_generate(self, setups: Sequence[Any], args: Any, set_name: str) -> list[str]:
+        from ludolab.research.catan.commands import after_generate
+
+        return after_generate(setups, args, set_name)
+
+    def constraint_library(self) -> str:
+        from ludolab.research.catan.commands import constraint_library
+
+        return constraint_library()
+
+    def describe_set(self, source: str | Path, *, model: bool = False) -> str:
+        from ludolab.research.catan.commands import describe_set
+
+        return describe_set(source, model)
 
 
 GAME = Catan()

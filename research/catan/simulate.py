@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ludolab.envs.catan.agents import parse_agent_spec
 from ludolab.envs.catan.board import RESOURCES, Board
@@ -22,7 +20,7 @@ from ludolab.research.simulate import SeatRows, game_seeds
 if TYPE_CHECKING:
     import pandas as pd
 
-SCHEMA = "ludolab.catan.games/2"
+SCHEMA = simulate_common.records_schema("catan")
 
 
 def simulate(
@@ -82,92 +80,15 @@ def per_seat_table(games: pa.Table) -> pd.DataFrame:
     return simulate_common.per_seat_table(games, "catan")
 
 
-# Small per-game counts: two games alike in all of them (and in the summary's columns) are
-# rare unless they are one game repeated, so only those few are compared in full.
-TALLY_COLUMNS = (
-    "n_actions", "robber_moves", "sevens", "maritime_trades", "domestic_trades", "longest_road",
-    "largest_army",
-)
-SUMMARY_COLUMNS = (
-    "setup_id", "turns", "rounds", "truncated", "winners", "final_scores", "agents",
-    *TALLY_COLUMNS,
-)
-# The record's fields: a table with all of them can tell repeated games apart by itself.
-RECORD_FIELDS = tuple(f.name for f in fields(GameRecord))
+SUMMARY_COLUMNS = simulate_common.SUMMARY_COLUMNS
+"""The columns :func:`summarise` reads (the record core's, without the per-step traces)."""
 
 
 def summarise(games: Sequence[GameRecord] | pa.Table, source: str | Path | None = None) -> str:
-    """A few lines: completion, length, how many games are distinct, win rate per seat (Wilson
-    95%, the board as the unit), final VP and spread.
-
-    ``games``: records, or a games table with at least :data:`SUMMARY_COLUMNS` (read a large
-    file with ``pq.read_table(path, columns=SUMMARY_COLUMNS)``: the per-turn traces are not
-    needed). Games on one board that repeat each other record for record are found
-    (:func:`ludolab.research.simulate.find_repeats`; the dice come from the game seed, so only
-    games that roll alike can) and no interval counts them as independent: with two or more
-    boards the intervals are over boards, with one over the distinct games
-    (:func:`ludolab.research.simulate.summary_unit`). Telling repeats apart needs the full
-    records: ``games`` with every record field, or ``source``, the Parquet file ``games`` was
-    read from (ValueError without either when games share a board and an outcome)."""
-    import pandas as pd
-
+    """The summary ``ludolab simulate catan`` prints
+    (:func:`ludolab.research.simulate.summarise`, the board as the unit) of ``games``:
+    records, or a games table with at least :data:`SUMMARY_COLUMNS`; ``source``, the Parquet
+    file the table was read from, tells repeated games apart where the table alone cannot."""
     if not isinstance(games, pa.Table):
         games = records_table(games)
-    n = games.num_rows
-    turns = games.column("turns").to_numpy()
-    rounds = games.column("rounds").to_numpy()
-    truncated = games.column("truncated").to_numpy(zero_copy_only=False)
-    winners = games.column("winners").combine_chunks()
-    winner = np.full(n, np.nan)  # a Catan game has one winner, or none when cut off
-    winner[np.asarray(pc.list_parent_indices(winners))] = np.asarray(pc.list_flatten(winners))
-    final_vp = np.asarray(pc.list_flatten(games.column("final_scores")), dtype=float).reshape(
-        n, -1
-    )
-    agents = games.column("agents")[0].as_py()
-    seats = final_vp.shape[1]
-    finished = ~truncated
-    boards = games.column("setup_id").to_numpy(zero_copy_only=False)
-    cheap = pd.DataFrame(final_vp).assign(
-        turns=turns,
-        rounds=rounds,
-        truncated=truncated,
-        winner=winner,
-        **{c: games.column(c).to_pandas() for c in TALLY_COLUMNS},
-    )
-    full = games if set(RECORD_FIELDS) <= set(games.column_names) else None
-    repeats = simulate_common.find_repeats(
-        pd.DataFrame({"board": boards}), cheap, source if source is not None else full
-    )
-    unit = simulate_common.summary_unit(boards, repeats, "board")
-    lines = [
-        f"  games {n}: finished {int(finished.sum())}, cut off by the turn limit "
-        f"{int(truncated.sum())}",
-        *unit.lines,
-        f"  turns per game: mean {turns.mean():.1f}, median {np.median(turns):g}, "
-        f"sd {turns.std():.1f} (rounds: mean {rounds.mean():.1f})",
-    ]
-    n_finished = int(finished.sum())
-    if n_finished:
-        parts = []
-        for seat in range(seats):
-            won = winner[finished] == seat
-            low, high = simulate_common.win_interval(won, unit.clusters[finished])
-            parts.append(f"seat {seat} ({agents[seat]}) {won.mean():.1%} [{low:.1%}, {high:.1%}]")
-        lines.append(
-            f"  win rate (finished games, Wilson 95%, unit: the {unit.name}): "
-            + "; ".join(parts)
-        )
-    spread = (final_vp.max(axis=1) - final_vp.min(axis=1)).mean()
-    won = final_vp[finished]
-    seat_of = winner[finished].astype(int)
-    best = won[np.arange(len(won)), seat_of]
-    others = won.copy()
-    others[np.arange(len(won)), seat_of] = -np.inf
-    margins = best - others.max(axis=1)
-    lines.append(
-        "  final VP by seat: "
-        + " ".join(f"{v:.2f}" for v in final_vp.mean(axis=0))
-        + f"; VP spread (max - min) mean {spread:.2f}"
-        + (f"; winner's margin mean {margins.mean():.2f}" if len(margins) else "")
-    )
-    return "\n".join(lines)
+    return simulate_common.summarise(games, "catan", source)

@@ -1,13 +1,17 @@
 """`ludolab` command line: thin subcommands over the library.
 
 One module per group of commands, each holding its commands' parsers and what they run:
-:mod:`~ludolab.research.cli.setups` (``generate``, ``count``, ``show``, ``constraints``,
-``check-uniformity``, ``solve``), :mod:`~ludolab.research.cli.play` (``simulate``, ``ladder``),
+:mod:`~ludolab.research.cli.setups` (``generate GAME``, ``constraints``, ``solve``),
+:mod:`~ludolab.research.cli.play` (``simulate GAME``, ``ladder``),
 :mod:`~ludolab.research.cli.experiments` (``run``, ``plan``, ``metrics``, ``compare``, ``plot``,
 ``report``), :mod:`~ludolab.research.cli.design` and :mod:`~ludolab.research.cli.puzzles`
-(``puzzle``, ``site``); :mod:`~ludolab.research.cli.common` holds what they share. Each
-registered game may add commands of its own (:meth:`ludolab.games.Game.add_commands`: Masters
-Gallery's ``exhibits``). This module puts them together into one parser and runs a command.
+(``puzzle``, ``site``), :mod:`~ludolab.research.cli.check` (``check-game``, the conformance
+suite); :mod:`~ludolab.research.cli.common` holds what they share.
+``simulate`` and ``generate`` have a subcommand per registered game, built from the game
+protocol (:mod:`ludolab.games`, its command-line section). Each registered game may add commands
+of its own (:meth:`ludolab.games.Game.add_commands`: Catan's ``show``, ``count`` and
+``check-uniformity``, Masters Gallery's ``exhibits``). This module puts them together into one
+parser and runs a command.
 
 Errors people can fix (a bad file, an unknown name, an unsatisfiable set, a missing MiniZinc)
 print one message to stderr and exit with status 2; nothing half-written is left behind.
@@ -24,7 +28,7 @@ from collections.abc import Sequence
 # solver): the library loads inside the subcommand that uses it, so `ludolab --help` starts at
 # once.
 from ludolab import games
-from ludolab.research.cli import design, experiments, play, puzzles, setups
+from ludolab.research.cli import check, design, experiments, play, puzzles, setups
 from ludolab.research.cli.common import (
     SimulationError,
     check_sizes,
@@ -36,7 +40,7 @@ from ludolab.research.cli.puzzles import PUZZLES
 __all__ = ["PUZZLES", "SimulationError", "is_user_error", "main"]
 
 
-GAME_COMMANDS = ("ladder",)
+GAME_COMMANDS = ("check-game", "generate", "ladder", "simulate")
 """Commands whose first argument is a registered game's name."""
 
 
@@ -93,9 +97,10 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         ),
     )
     sub = p.add_subparsers(metavar="COMMAND")
-    setups.add_commands(sub)
-    play.add_commands(sub)
-    for name in games.names():  # the games' own commands (Masters Gallery's exhibits)
+    setups.add_commands(sub, argv)
+    play.add_commands(sub, argv)
+    check.add_commands(sub)
+    for name in games.names():  # the games' own commands (Catan's count, Gallery's exhibits)
         games.get(name).add_commands(sub)
     experiments.add_commands(sub)
     design.add_commands(sub)

@@ -1,91 +1,44 @@
-"""The commands that play games: ``simulate`` (a batch of games into a Parquet file) and
-``ladder`` (agents rated by a round robin)."""
+"""The commands that play games: ``simulate GAME`` (a batch of games into a Parquet file), for
+every registered game, and ``ladder`` (agents rated by a round robin)."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ludolab import games
 from ludolab.research.cli.common import (
     SimulationError,
     add_batches,
     add_force,
+    add_game_commands,
+    add_option_flags,
+    dealt_for_seats,
     parquet_out,
+    read_options,
+    read_setups,
+    seat_count,
 )
 from ludolab.research.cli_types import add_quiet_option, game_name, seed
-from ludolab.research.gallery.cli_options import add_gallery_rules, read_symbols
+
+if TYPE_CHECKING:
+    from ludolab.games import Game
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
-    """``simulate`` (Catan, Masters Gallery) and ``ladder``."""
-    sim = sub.add_parser("simulate", help="play games between agents")
+def add_commands(sub: argparse._SubParsersAction, argv: Sequence[str] = ()) -> None:
+    """``simulate GAME`` for every registered game (its flags built only when ``argv`` names
+    it), and ``ladder``."""
+    sim = sub.add_parser(
+        "simulate",
+        help="play games between agents, one row per game (Parquet)",
+        description="Play a game's games between agents and write one row per game (its "
+        "record) to a Parquet file, then print a summary.",
+    )
     sim_sub = sim.add_subparsers(metavar="GAME")
-    simc = sim_sub.add_parser(
-        "catan",
-        help="play Catan games on boards, write one row per game (Parquet)",
-        description="Game i is played on board i mod (number of boards) with its own seed "
-        "spawned from --seed; game i's dice are the same whatever the boards and agents.",
-    )
-    simc.add_argument(
-        "--boards",
-        metavar="FILE",
-        help="boards .jsonl or .json (from `ludolab generate catan`); default: fair shuffles",
-    )
-    simc.add_argument(
-        "--agents",
-        default="random,random,random,random",
-        help="one agent per seat, comma-separated, 2-4 seats: "
-        "random, greedy, lookahead, mcts, alphabeta; parameters as name:key=value "
-        "(default %(default)s)",
-    )
-    simc.add_argument("--games", "-n", type=int, default=100)
-    simc.add_argument("--seed", type=seed, default=0, help="master seed (default %(default)s)")
-    simc.add_argument("--out", "-o", required=True, help="output .parquet")
-    add_force(simc)
-    add_batches(simc)
-    simc.add_argument("--vp-to-win", type=int, default=10)
-    simc.add_argument("--discard-limit", type=int, default=7)
-    simc.add_argument("--friendly-robber", action="store_true")
-    simc.add_argument(
-        "--turn-limit",
-        type=int,
-        default=1000,
-        help="cut games off (truncated, no winner) after this many turns; 0 for none",
-    )
-    simc.add_argument(
-        "--trade-offers",
-        type=int,
-        default=2,
-        help="domestic trade offers allowed per turn; 0 turns them off (default %(default)s)",
-    )
-    add_quiet_option(simc)
-    simc.set_defaults(run=_simulate_catan, sized="boards")
-
-    simg = sim_sub.add_parser(
-        "gallery",
-        help="play Masters Gallery games, write one row per game (Parquet)",
-        description="Game i is played on deal i mod (number of deals), or on a fair deal "
-        "drawn from its own seed; seeds are spawned from --seed.",
-    )
-    simg.add_argument("--players", "-p", type=int, default=None, help="2-5 (default: agents)")
-    simg.add_argument(
-        "--agents",
-        default=None,
-        help="one agent per seat, comma-separated (default: random for every seat); "
-        "parameters as name:key=value",
-    )
-    simg.add_argument("--deals", metavar="FILE", help="deals .jsonl or .json; default: fair")
-    simg.add_argument("--games", "-n", type=int, default=100)
-    simg.add_argument("--seed", type=seed, default=0, help="master seed (default %(default)s)")
-    simg.add_argument("--out", "-o", required=True, help="output .parquet")
-    add_force(simg)
-    add_batches(simg)
-    add_gallery_rules(simg)
-    add_quiet_option(simg)
-    simg.set_defaults(run=_simulate_gallery, sized="deals")
+    add_game_commands(sim_sub, "simulate", argv, _simulate_help, _simulate_flags)
 
     lad = sub.add_parser(
         "ladder",
@@ -121,8 +74,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     lad.add_argument(
         "--setups",
         metavar="FILE",
-        help="boards (Catan) or deals (Gallery), .jsonl or one .json; rotation set s plays "
-        "setup s mod their number (default: a fair one per rotation set)",
+        help="the game's setups (its boards, deals...), .jsonl or one .json; rotation set s "
+        "plays setup s mod their number (default: a fair one per rotation set)",
     )
     lad.add_argument("--out", "-o", required=True, help="output folder")
     lad.add_argument(
@@ -133,124 +86,116 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     lad.set_defaults(run=_ladder)
 
 
-def _simulate_catan(args: argparse.Namespace) -> int:
+def _simulate_help(game: Game) -> str:
+    return f"play {game.title} games on {game.setup_plural}, write one row per game (Parquet)"
+
+
+def _simulate_flags(parser: argparse.ArgumentParser, game: Game) -> None:
+    """``simulate GAME``'s flags: the common ones, then one per rule option of the game."""
+    noun, plural = game.setup_noun, game.setup_plural
+    parser.description = (
+        f"Play {game.title} games between agents and write one row per game (its record) to a "
+        f"Parquet file, then print a summary. Game i is played on {noun} i mod (number of "
+        f"{plural}), or on a fair {noun} of its own, with its own seed spawned from --seed: "
+        f"game i's chance events are the same whatever the {plural} and agents."
+    )
+    parser.add_argument(
+        f"--{plural}",
+        dest="setups",
+        metavar="FILE",
+        help=f"{plural} .jsonl, one per line (from `ludolab generate {game.name}`, or a run's "
+        f"{game.setups_file}), or one in a .json file; default: a fair {noun} per game, drawn "
+        "from its seed",
+    )
+    parser.add_argument(
+        "--agents",
+        default=None,
+        help=f"one agent per seat, comma-separated: {', '.join(game.agents.agents)}; "
+        "parameters as name:key=value, an agent of your own as module.path:Class "
+        "(default: random at every seat)",
+    )
+    if game.min_players < game.max_players:
+        said = f"else {game.default_players}"
+        if dealt_for_seats(game):
+            said = f"or the seats the --{plural} are dealt for"
+        parser.add_argument(
+            "--players",
+            "-p",
+            type=int,
+            default=None,
+            help=f"seats per game, {game.min_players}-{game.max_players} (default: as many as "
+            f"--agents names, {said})",
+        )
+    parser.add_argument(
+        "--games", "-n", type=int, default=100, help="games to play (default %(default)s)"
+    )
+    parser.add_argument("--seed", type=seed, default=0, help="master seed (default %(default)s)")
+    parser.add_argument("--out", "-o", required=True, help="output .parquet")
+    add_force(parser)
+    add_batches(parser)
+    add_quiet_option(parser)
+    add_option_flags(parser, game)
+    parser.set_defaults(run=_simulate, game=game.name, sized=plural)
+
+
+def _simulate(args: argparse.Namespace) -> int:
     import pyarrow.parquet as pq
 
-    from ludolab.envs.catan.board import BoardError, iter_boards, read_board
-    from ludolab.envs.catan.engine import GameOptions
-    from ludolab.research.catan.samplers import fair_board
-    from ludolab.research.catan.simulate import SCHEMA, SUMMARY_COLUMNS, summarise
-    from ludolab.research.simulate import split_agent_list
+    from ludolab.research.simulate import SUMMARY_COLUMNS, summarise
 
+    game = games.get(args.game)
     out = parquet_out(args.out)
     _check_batches(args)
-    try:
-        options = GameOptions(
-            vp_to_win=args.vp_to_win,
-            discard_limit=args.discard_limit,
-            friendly_robber=args.friendly_robber,
-            turn_limit=args.turn_limit or None,
-            trade_offers_per_turn=args.trade_offers,
-        )
-    except ValueError as exc:
-        raise SimulationError(str(exc).replace("GameOptions.", "option ")) from exc
-    if args.boards:
-        boards = (
-            list(iter_boards(args.boards))
-            if args.boards.endswith(".jsonl")
-            else [read_board(args.boards)]
-        )
-        if not boards:
-            raise BoardError(f"{args.boards}: no boards in the file")
-        source = f"{len(boards)} boards from {args.boards}"
-    else:
-        boards = [fair_board(args.seed)]
-        source = f"a fair shuffle (seed {args.seed})"
-    specs = split_agent_list(args.agents)
-    _check_agents(specs, "catan")
+    flag = f"--{game.setup_plural}"
+    setups = read_setups(game, args.setups, flag) if args.setups else None
+    specs = _lineup(game, args, setups)
+    options = read_options(game, args)
     metadata = {
         "agents": specs,
         "seed": args.seed,
-        "boards": args.boards,
+        game.setup_plural: args.setups,
         "options": dataclasses.asdict(options),
     }
-    seconds = _simulate(args, "catan", out, specs, options, boards, SCHEMA, metadata)
-    print(
-        f"{args.games} games on {source}, agents {','.join(specs)}, seed {args.seed} "
-        f"-> {out} ({seconds:.1f} s, {args.games / seconds:,.0f} games/s)"
-    )
-    print(summarise(pq.read_table(out, columns=list(SUMMARY_COLUMNS)), source=out))
-    return 0
-
-
-def _simulate_gallery(args: argparse.Namespace) -> int:
-    import pyarrow.parquet as pq
-
-    from ludolab.envs.gallery.deal import DealError, iter_deals, read_deal
-    from ludolab.envs.gallery.engine import GalleryOptions
-    from ludolab.research.gallery.simulate import SCHEMA, SUMMARY_COLUMNS, summarise
-    from ludolab.research.simulate import split_agent_list
-
-    out = parquet_out(args.out)
-    _check_batches(args)
-    if args.agents is None and args.players is None:
-        raise SimulationError("give --players P or --agents A,B,... (one per seat)")
-    specs = split_agent_list(args.agents) if args.agents else ["random"] * args.players
-    if args.players is not None and len(specs) != args.players:
-        raise SimulationError(f"--players {args.players} but --agents names {len(specs)} seats")
-    _check_agents(specs, "gallery")
-    deals = None
-    try:
-        if args.deals:
-            path = Path(args.deals)
-            deals = list(iter_deals(path)) if path.suffix == ".jsonl" else [read_deal(path)]
-    except DealError as exc:
-        raise SimulationError(str(exc)) from exc
-    if deals is not None:
-        if not deals:
-            raise SimulationError(f"--deals {args.deals}: no deals in the file")
-        wrong = [d.id for d in deals if d.n_players != len(specs)]
-        if wrong:
-            raise SimulationError(
-                f"--deals {args.deals}: {len(wrong)} deals (e.g. {wrong[0]}) are not for "
-                f"{len(specs)} players"
-            )
-    symbols = read_symbols(args.symbols)
-    options = GalleryOptions(
-        extra_card=not args.no_extra_card,
-        extra_card_each_round=not args.extra_card_at_setup_only,
-        award_choice=not args.award_own_artist,
-        **({} if symbols is None else {"symbols": symbols}),
-    )
-    metadata = {
-        "agents": specs,
-        "seed": args.seed,
-        "deals": args.deals,
-        "options": {
-            "extra_card": options.extra_card,
-            "extra_card_each_round": options.extra_card_each_round,
-            "award_choice": options.award_choice,
-            "symbols": [list(row) for row in options.symbols],
-        },
-    }
-    seconds = _simulate(args, "gallery", out, specs, options, deals, SCHEMA, metadata)
-    source = f"deals from {args.deals}" if args.deals else "fair deals"
+    seconds = _play(args, game.name, out, specs, options, setups, metadata)
+    if setups:
+        source = f"{len(setups)} {game.setup_plural if len(setups) > 1 else game.setup_noun}"
+        source += f" from {args.setups}"
+    else:
+        source = f"a fair {game.setup_noun} per game"
     print(
         f"{args.games} games of {len(specs)} players on {source}, agents {','.join(specs)}, "
         f"seed {args.seed} -> {out} ({seconds:.1f} s, {args.games / seconds:,.0f} games/s)"
     )
-    print(summarise(pq.read_table(out, columns=list(SUMMARY_COLUMNS)), source=out))
+    print(summarise(pq.read_table(out, columns=list(SUMMARY_COLUMNS)), game.name, source=out))
     return 0
 
 
-def _check_agents(specs: list[str], game: str) -> None:
-    """Every seat's agent spec parses and the seats fit ``game``, before anything is played."""
-    from ludolab.research.simulate import check_lineup
+def _lineup(game: Game, args: argparse.Namespace, setups: list[Any] | None) -> list[str]:
+    """One agent spec per seat, checked before anything is played: ``--agents``, or random at
+    each of the seats ``--players`` (or the setups, or the game) says; the setups must be dealt
+    for that many."""
+    from ludolab.research.simulate import check_lineup, split_agent_list
 
+    players = getattr(args, "players", None)
+    if args.agents:
+        specs = split_agent_list(args.agents)
+        if players is not None and len(specs) != players:
+            raise SimulationError(f"--players {players} but --agents names {len(specs)} seats")
+    else:
+        ask = "give --players P or --agents A,B,... (one per seat)"
+        specs = ["random"] * seat_count(game, players, setups, ask)
     try:
-        check_lineup(game, specs)
+        check_lineup(game.name, specs)
     except ValueError as exc:
         raise SimulationError(f"--agents {','.join(specs)}: {exc}") from exc
+    wrong = [s.id for s in setups or () if getattr(s, "n_players", len(specs)) != len(specs)]
+    if wrong:
+        plural = game.setup_plural
+        raise SimulationError(
+            f"--{plural} {args.setups}: {len(wrong)} {plural} (e.g. {wrong[0]}) are not for "
+            f"{len(specs)} players"
+        )
+    return specs
 
 
 def _check_batches(args: argparse.Namespace) -> None:
@@ -259,20 +204,20 @@ def _check_batches(args: argparse.Namespace) -> None:
             raise SimulationError(f"--{name} must be at least 1, got {getattr(args, name)}")
 
 
-def _simulate(
+def _play(
     args: argparse.Namespace,
     game: str,
     out: Path,
     specs: list[str],
     options: Any,
     setups: list | None,
-    schema: str,
     metadata: dict[str, Any],
 ) -> float:
-    """Play the games in batches into ``out``; the seconds it took."""
+    """Play the games in batches into ``out``, ``metadata`` (and the schema's name) in its
+    schema; the seconds it took."""
     import time
 
-    from ludolab.research.simulate import batch_tasks
+    from ludolab.research.simulate import batch_tasks, records_schema
     from ludolab.research.simulate_file import SimulationStopped, request_key, simulate_to_file
 
     ids = None if setups is None else [s.id for s in setups]
@@ -289,7 +234,7 @@ def _simulate(
             args.games,
             args.batch,
             key=key,
-            metadata={"schema": schema, **metadata},
+            metadata={"schema": records_schema(game), **metadata},
             workers=args.workers,
             resume=args.resume,
             progress=not args.quiet,
@@ -378,22 +323,14 @@ def _ladder(args: argparse.Namespace) -> int:
 
 
 def _ladder_setups(game: str, path: str, players: int) -> list:
-    """The boards or deals of ``--setups`` (.jsonl, or one in a .json file)."""
-    one = not path.endswith(".jsonl")
-    if game == "catan":
-        from ludolab.envs.catan.board import BoardError, iter_boards, read_board
-
-        boards = [read_board(path)] if one else list(iter_boards(path))
-        if not boards:
-            raise BoardError(f"{path}: no boards in the file")
-        return boards
-    from ludolab.envs.gallery.deal import iter_deals, read_deal
-
-    deals = [read_deal(path)] if one else list(iter_deals(path))
-    wrong = [d for d in deals if d.n_players != players]
-    if not deals or wrong:
+    """The setups of ``--setups`` (.jsonl, or one in a .json file), dealt for ``players``
+    seats where the game deals its setups for a number of seats."""
+    described = games.get(game)
+    setups = read_setups(described, path, "--setups")
+    wrong = next((s for s in setups if getattr(s, "n_players", players) != players), None)
+    if wrong is not None:
         raise SimulationError(
-            f"--setups {path}: needs deals for {players} players"
-            + (f"; deal {wrong[0].id} is for {wrong[0].n_players}" if wrong else " (none found)")
+            f"--setups {path}: needs {described.setup_plural} for {players} players; "
+            f"{described.setup_noun} {wrong.id} is for {wrong.n_players}"
         )
-    return deals
+    return setups

@@ -27,7 +27,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from ludolab import games as registry  # noqa: E402
 from ludolab.research.experiment.run_data import RunData, tested_metrics  # noqa: E402
 from ludolab.research.experiment.trends import sweeps  # noqa: E402
-from ludolab.research.metrics.registry import game_unit  # noqa: E402
+from ludolab.research.metrics.registry import game_unit, label  # noqa: E402
 from ludolab.research.plots.figure_kit import whole_numbers  # noqa: E402
 from ludolab.research.plots.figures import (  # noqa: E402
     DistributionForm,
@@ -210,29 +210,31 @@ def _plot_run(data: RunData, conditions: pd.DataFrame) -> RunFigures:
         )
         if feature is not None:
             kinds = described.setup_plural
+            metric = described.key_metric
             boards = (
-                games.groupby(["condition", "setup"], observed=True)[["turns", feature]]
+                games.groupby(["condition", "setup"], observed=True)[[metric, feature]]
                 .mean()
                 .reset_index()
             )
-            name = f"turns-vs-{feature}-{tag}"
+            name = f"{metric}-vs-{feature}-{tag}"
             words, _, unit = described.key_feature_label.partition(" (")
-            what = f"game length against the {described.key_feature_label}"
+            said = "game length" if metric == "turns" else label(metric)
+            what = f"{said} against the {described.key_feature_label}"
             if trend(boards, feature, what, lineup, name):
                 save(
                     metric_vs_tightness(
                         boards,
                         feature,
-                        "turns",
+                        metric,
                         order=order,
                         means=True,
                         xlabel=described.key_feature_label,
-                        ylabel=f"game length ({described.turn_unit}):\nmean ± 95% CI over "
+                        ylabel=f"{said} ({game_unit(data.game, metric)}):\nmean ± 95% CI over "
                         f"{kinds}",
                         title=title,
                     ),
                     name,
-                    f"Game length against the {words} of each condition's {kinds} "
+                    f"{said[0].upper()}{said[1:]} against the {words} of each condition's {kinds} "
                     f"({unit.rstrip(')')}; the condition's mean over its {kinds}): the mean of "
                     f"the {described.setup_noun} means with its 95% interval over {kinds}, "
                     f"{who}." + _spread_note(boards, feature),

@@ -58,6 +58,7 @@ from ludolab.research.experiment.config import (
 )
 from ludolab.research.experiment.runner import run_experiment
 from ludolab.research.metrics.registry import game_unit
+from ludolab.research.numbers import with_article
 from ludolab.research.stats.power import (
     minimum_detectable_difference,
     setups_for_a_finding,
@@ -364,7 +365,7 @@ def plan_text(plan: Plan) -> str:
     """The plan for the terminal."""
     c = plan.config
     kind = c.setup_kind
-    one = kind[:-1]
+    one = get_game(c.game).setup_noun
     key = get_game(c.game).setups_key
     _, total = family_size(c)
     n_seeds = len(plan.seeds)
@@ -391,7 +392,7 @@ def plan_text(plan: Plan) -> str:
         "metric": table["metric"],
         "family": table["family"],
         "ICC": table["icc"].map(lambda v: f"{v:.2f}"),
-        f"sd of a {one} mean": table["sd_setup_mean"].map(lambda v: f"{v:.3g}"),
+        f"sd of {with_article(one)} mean": table["sd_setup_mean"].map(lambda v: f"{v:.3g}"),
         "MDE": [_with_unit(v, u) for v, u in zip(table["mde"], table["unit"], strict=True)],
     }
     if plan.basis == "margins":
@@ -426,7 +427,7 @@ def plan_text(plan: Plan) -> str:
             f"Recommended: {key} = {int(high)} per condition (now {c.setups}), to detect a "
             f"standardised difference of Cohen's d = {d} between two conditions' {one} "
             f"means with 80% power, two-sided, at {alpha_m}; {over}.",
-            f"Here d is in standard deviations of a {one} mean, sqrt(var_between + "
+            f"Here d is in standard deviations of {with_article(one)} mean, sqrt(var_between + "
             f"var_within / g) with g = {c.games_per_setup} games per {one} (the between-{one} "
             f"variance at its {CONFIDENCE:.0%} upper bound); as d is relative to that sd, the "
             f"{kind} it needs do not depend on the pilot. Column 'd = {d} is' gives it "

@@ -103,6 +103,10 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
     if cfg.get("description"):
         blocks.append(Block("p", cfg["description"]))
     blocks += summary_blocks(analysis)
+    # a run of a game no longer installed still reads: its registry name and "setup"
+    described = games.get(cfg["game"]) if cfg["game"] in games.names() else None
+    title = described.title if described else cfg["game"]
+    noun = described.setup_noun if described else "setup"
     lineup_text = [
         f"{x['name']}: seats {', '.join(x['seats'])}; rotations {x['rotations']}"
         for x in cfg["lineups"]
@@ -111,10 +115,10 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         Block("h2", "Design"),
         Block(
             "p",
-            f"{cfg['game']} with {cfg['players']} players. "
+            f"{title} with {cfg['players']} players. "
             f"{plural(len(data.conditions), 'condition')} x {count(cfg['setups'])} "
             f"{cfg['setup_kind']} x {plural(cfg['games_per_setup'], 'game seed')} per "
-            f"setup, each played by every lineup in each of its seat rotations: "
+            f"{noun}, each played by every lineup in each of its seat rotations: "
             f"{plural(n_games, 'game')}. Master seed {cfg['seed']}; game seeds are "
             + (
                 "shared between conditions (common random numbers), so games are paired."
@@ -292,6 +296,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
                 + ", ".join(f"{k} {v}" for k, v in prov.get("packages", {}).items() if v),
                 f"MiniZinc {prov.get('solvers', {}).get('minizinc')}, "
                 f"Gecode {prov.get('solvers', {}).get('gecode')}",
+                _game_line(prov.get("game")),
                 f"game engine: {prov.get('engine', 'not recorded')}",
                 f"backend {prov.get('backend')} with {plural(prov.get('workers'), 'worker')}; "
                 f"setups {number(prov.get('setup_seconds'))} s, games "
@@ -357,6 +362,14 @@ def families_phrase(analysis: Analysis) -> str:
             parts.append(f"{what} ({plural(m, 'test')})")
     parts += other_families(analysis)
     return "; ".join(parts) if parts else "none (no test was made)"
+
+
+def _game_line(game: dict[str, Any] | None) -> str:
+    """The game's registration: which distribution and version registered it, and where."""
+    if not game:
+        return "game: not recorded"
+    dist = f"{game['distribution']} {game['version']}" if game.get("distribution") else "?"
+    return f"game: {dist} (entry point `{game['entry_point']}`)"
 
 
 def _code_line(git: dict[str, Any] | list[dict[str, Any]]) -> str:

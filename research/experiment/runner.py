@@ -450,6 +450,7 @@ def _finish(
             "for their derivation",
         },
     )
+    prov["game"] = games.source(config.game)  # an outside game's own distribution and version
     played_by = state.get("git", [])
     if played_by:  # the code of the invocations that played, not of the one finishing
         prov["git"] = played_by[0] if len({json.dumps(g) for g in played_by}) == 1 else played_by

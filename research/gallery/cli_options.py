@@ -1,11 +1,14 @@
-"""Masters Gallery's command-line options: the rule flags `simulate gallery` and `exhibits`
-share, and the ``--symbols`` file they read."""
+"""Masters Gallery's command-line options: how ``simulate gallery`` spells the rule options a
+derived flag cannot (:data:`OPTION_FLAGS`, the game's :meth:`~ludolab.games.Game.option_flags`),
+the rule flags ``exhibits`` takes, and the ``--symbols`` file both read."""
 
 from __future__ import annotations
 
 import argparse
 import tomllib
 from typing import TYPE_CHECKING
+
+from ludolab.games import OptionFlag
 
 if TYPE_CHECKING:  # the game's modules load inside the commands that use them
     from ludolab.envs.gallery.cards import SymbolsTable
@@ -15,29 +18,11 @@ class SymbolsFileError(ValueError):
     """A ``--symbols`` file that cannot be read as a symbols table (a user's error: one line)."""
 
 
-def add_gallery_rules(parser: argparse.ArgumentParser) -> None:
-    """The Masters Gallery rule flags shared by `simulate gallery` and `exhibits`."""
-    parser.add_argument(
-        "--symbols",
-        metavar="FILE.toml",
-        help="the symbols table: per artist a table of symbol counts, e.g. [Yoko] draw = 2 "
-        "(symbols draw, double, award, face-down, simultaneous; artists left out carry none). "
-        "Default: 1 draw-one, 2 doubles and one of each other symbol per artist",
-    )
-    parser.add_argument(
-        "--no-extra-card", action="store_true", help="no face-up extra card (published: one)"
-    )
-    parser.add_argument(
-        "--extra-card-at-setup-only",
-        action="store_true",
-        help="the face-up extra card only at setup, for round 1 (default: a new one each round)",
-    )
-    parser.add_argument(
-        "--award-own-artist",
-        action="store_true",
-        help="an award card's token goes on the card's own artist (published: an artist of "
-        "the player's choice)",
-    )
+SYMBOLS_HELP = (
+    "the symbols table: per artist a table of symbol counts, e.g. [Yoko] draw = 2 "
+    "(symbols draw, double, award, face-down, simultaneous; artists left out carry none). "
+    "Default: 1 draw-one, 2 doubles and one of each other symbol per artist"
+)
 
 
 def read_symbols(path: str | None) -> SymbolsTable | None:
@@ -57,3 +42,35 @@ def read_symbols(path: str | None) -> SymbolsTable | None:
         return symbols_from_mapping(data, where=path)
     except ValueError as exc:
         raise SymbolsFileError(f"--symbols {exc}") from None
+
+
+OPTION_FLAGS = {
+    "symbols": OptionFlag(metavar="FILE.toml", help=SYMBOLS_HELP, parse=read_symbols),
+    "extra_card_each_round": OptionFlag(off=("--extra-card-at-setup-only",)),
+    "award_choice": OptionFlag(off=("--award-own-artist",)),
+    # --deals names the setups file of simulate gallery
+    "deals": OptionFlag(flags=("--later-deals",), metavar="A,B,C"),
+}
+"""How ``simulate gallery`` spells the options whose derived flag is not enough: the symbols
+table is a file, two published rules keep the switches that turned them off, and the later
+deals' counts must not take the setup file's flag."""
+
+
+def add_gallery_rules(parser: argparse.ArgumentParser) -> None:
+    """The Masters Gallery rule flags of ``exhibits`` (whose rules are the exhibit model's:
+    :class:`ludolab.research.gallery.exhibits.ExhibitRules`)."""
+    parser.add_argument("--symbols", metavar="FILE.toml", help=SYMBOLS_HELP)
+    parser.add_argument(
+        "--no-extra-card", action="store_true", help="no face-up extra card (published: one)"
+    )
+    parser.add_argument(
+        "--extra-card-at-setup-only",
+        action="store_true",
+        help="the face-up extra card only at setup, for round 1 (default: a new one each round)",
+    )
+    parser.add_argument(
+        "--award-own-artist",
+        action="store_true",
+        help="an award card's token goes on the card's own artist (published: an artist of "
+        "the player's choice)",
+    )

@@ -1,6 +1,7 @@
 """Masters Gallery's own command, ``ludolab exhibits``: the best exhibits the model finds, with a
 proven bound, replayed in the rules engine. The command line adds it through the game's
-description (:meth:`ludolab.games.Game.add_commands`)."""
+description (:meth:`ludolab.games.Game.add_commands`). Also what ``generate gallery`` and
+``constraints`` ask of the game (the command-line section of :class:`ludolab.games.Game`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import dataclasses
 import sys
 from typing import Any
 
-from ludolab.research.cli.common import SimulationError
+from ludolab.games import SetupSetError
+from ludolab.research.cli.common import SimulationError, wrapped
 from ludolab.research.cli_types import add_quiet_option, count, seconds, seed
 from ludolab.research.gallery.cli_options import add_gallery_rules, read_symbols
 
@@ -139,3 +141,65 @@ def _exhibits(args: argparse.Namespace) -> int:
         return 0
     print(f"replay FAILED: {replay.problem}", file=sys.stderr)
     return 1
+
+
+# --- generate gallery, constraints list / show --------------------------------------------------
+
+
+def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--method``: the sampler, as ``generate gallery`` has long named it."""
+    from ludolab.research.gallery.deals import METHODS
+
+    parser.add_argument(
+        "--method",
+        dest="sampler",
+        choices=METHODS,
+        default=argparse.SUPPRESS,
+        help="the same as --sampler",
+    )
+
+
+def constraint_library() -> str:
+    """The deal constraints with their parameters, and the shipped deal sets."""
+    from ludolab.research.gallery.deals import DEAL_CONSTRAINTS, load_deal_set, shipped_deal_sets
+
+    lines = [
+        "Masters Gallery deal constraints (on the round-1 hands; ludolab generate gallery):",
+        "",
+    ]
+    for name in sorted(DEAL_CONSTRAINTS):
+        cls = DEAL_CONSTRAINTS[name]
+        lines += [name, wrapped(cls.summary)]
+        lines += [
+            wrapped(f"- {pname} ({p.kind}, default {p.default}): {p.doc}")
+            for pname, p in cls.params.items()
+        ]
+    lines += ["", "Shipped Masters Gallery deal sets (ludolab constraints show NAME):"]
+    lines += [
+        wrapped(f"{name}: {load_deal_set(name).description or '(no description)'}", "  ")
+        for name in shipped_deal_sets()
+    ]
+    return "\n".join(lines)
+
+
+def describe_set(source: str, model: bool) -> str:
+    """The deal set, a constraint a line (deal sets have no solver model)."""
+    from ludolab.research.gallery.deals import DealConstraintError, load_deal_set
+
+    if model:
+        raise SetupSetError(
+            "model",
+            f"{source} is a Masters Gallery deal set; deal sets are sampled exactly or by "
+            "rejection, without a MiniZinc model",
+        )
+    try:
+        dset = load_deal_set(source)
+    except DealConstraintError as exc:
+        raise SetupSetError("constraints", str(exc)) from None
+    lines = [f"{dset.name}: {dset.description}".rstrip(": ")]
+    for cname, values in dset.entries:
+        shown = ", ".join(f"{k}={v!r}" for k, v in values.items())
+        lines.append(f"  - {cname}({shown})" if shown else f"  - {cname}")
+    if not dset.entries:
+        lines.append("  (no constraints: a fair shuffle)")
+    return "\n".join(lines)

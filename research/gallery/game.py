@@ -26,6 +26,7 @@ class MastersGallery(Game):
     setup_noun = "deal"
     setup_plural = "deals"
     default_sampler = "auto"
+    sets_folder = ("ludolab.research", "gallery", "deal_sets")
     score_unit = "money"
     # A deal is dealt for a hand size and card mix, and holds the cards of every round.
     core_formulas = {
@@ -36,9 +37,12 @@ class MastersGallery(Game):
     turn_unit = "cards played"
     length_words = "turns are cards played, rounds are the game's four rounds."
     setup_options = ("symbols", "hand_size", "deals", "rounds")
+    default_set = "fair"
     user_errors = (
         ("ludolab.envs.gallery.deal", "DealError"),
         ("ludolab.research.gallery.cli_options", "SymbolsFileError"),
+        ("ludolab.research.gallery.deal_constraints", "DealConstraintError"),
+        ("ludolab.research.gallery.deals", "DealSamplingError"),
     )
 
     @property
@@ -77,11 +81,6 @@ class MastersGallery(Game):
         from ludolab.research.gallery.deals import METHODS
 
         return tuple(METHODS)
-
-    def shipped_sets(self) -> list[str]:
-        from ludolab.research.gallery.deal_sets import shipped_deal_sets
-
-        return shipped_deal_sets()
 
     def load_set(
         self, source: str | Path, params: Mapping[str, Any], *, players: int, options: Any
@@ -134,16 +133,6 @@ class MastersGallery(Game):
         except DealConstraintError as exc:
             raise SetupSetError("constraints", str(exc)) from None
         return {name: dict(params) for name, params in dset.entries}
-
-    def set_without(self, source: str | Path, names: Sequence[str]) -> str:
-        from ludolab.research.set_names import set_file_without, shipped_set_file
-
-        if str(source) in self.shipped_sets():
-            return set_file_without(
-                shipped_set_file("ludolab.research", "gallery", "deal_sets", name=str(source)),
-                names,
-            )
-        return set_file_without(Path(source), names)
 
     def draw_setups(
         self,
@@ -268,6 +257,28 @@ class MastersGallery(Game):
         from ludolab.envs.gallery.record import GalleryRecord
 
         return GalleryRecord
+
+    # -- command line (research/gallery/commands.py, cli_options.py) ----------------------
+
+    def option_flags(self) -> Mapping[str, Any]:
+        from ludolab.research.gallery.cli_options import OPTION_FLAGS
+
+        return OPTION_FLAGS
+
+    def add_generate_arguments(self, parser: Any) -> None:
+        from ludolab.research.gallery.commands import add_generate_arguments
+
+        add_generate_arguments(parser)
+
+    def constraint_library(self) -> str:
+        from ludolab.research.gallery.commands import constraint_library
+
+        return constraint_library()
+
+    def describe_set(self, source: str | Path, *, model: bool = False) -> str:
+        from ludolab.research.gallery.commands import describe_set
+
+        return describe_set(str(source), model)
 
 
 GAME = MastersGallery()

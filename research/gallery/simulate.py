@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ludolab.envs.gallery.agents import parse_agent_spec
 from ludolab.envs.gallery.deal import Deal, shuffled_deal
@@ -22,7 +20,7 @@ from ludolab.research.simulate import SeatRows, game_seeds
 if TYPE_CHECKING:
     import pandas as pd
 
-SCHEMA = "ludolab.gallery.games/2"
+SCHEMA = simulate_common.records_schema("gallery")
 
 
 def simulate(
@@ -77,72 +75,15 @@ def per_seat_table(games: pa.Table) -> pd.DataFrame:
     return simulate_common.per_seat_table(games, "gallery")
 
 
-SUMMARY_COLUMNS = (
-    "setup_id", "turns", "winners", "n_actions", "final_scores", "agents", "cards_drawn",
-    "deck_left",
-)
-# The record's fields: a table with all of them can tell repeated games apart by itself.
-RECORD_FIELDS = tuple(f.name for f in fields(GalleryRecord))
+SUMMARY_COLUMNS = simulate_common.SUMMARY_COLUMNS
+"""The columns :func:`summarise` reads (the record core's, without the per-step traces)."""
 
 
 def summarise(games: Sequence[GalleryRecord] | pa.Table, source: str | Path | None = None) -> str:
-    """A few lines: length, how many games are distinct, win rate per seat (Wilson 95%, the
-    deal as the unit), shared wins, scores and margins.
-
-    ``games``: records, or a games table with at least :data:`SUMMARY_COLUMNS`. Games on one
-    deal that repeat each other record for record (agents that make no random choice) are
-    found (:func:`ludolab.research.simulate.find_repeats`), and no interval counts them as
-    independent: with two or more deals the intervals are over deals, with one over the
-    distinct games (:func:`ludolab.research.simulate.summary_unit`). Telling repeats apart
-    needs the full records: ``games`` with every record field, or ``source``, the Parquet file
-    ``games`` was read from (ValueError without either when games share a deal and an
-    outcome)."""
-    import pandas as pd
-
+    """The summary ``ludolab simulate gallery`` prints
+    (:func:`ludolab.research.simulate.summarise`, the deal as the unit) of ``games``:
+    records, or a games table with at least :data:`SUMMARY_COLUMNS`; ``source``, the Parquet
+    file the table was read from, tells repeated games apart where the table alone cannot."""
     if not isinstance(games, pa.Table):
         games = records_table(games)
-    n = games.num_rows
-    turns = games.column("turns").to_numpy().astype(float)
-    winners = games.column("winners").combine_chunks()
-    n_winners = np.asarray(pc.list_value_length(winners))
-    winner_seats = np.asarray(pc.list_flatten(winners))
-    outright = np.full(n, -1)
-    alone = n_winners[np.asarray(pc.list_parent_indices(winners))] == 1
-    outright[np.asarray(pc.list_parent_indices(winners))[alone]] = winner_seats[alone]
-    n_actions = games.column("n_actions").to_numpy()
-    scores = np.asarray(pc.list_flatten(games.column("final_scores")), dtype=float).reshape(n, -1)
-    agents = games.column("agents")[0].as_py()
-    seats = scores.shape[1]
-    deals = games.column("setup_id").to_numpy(zero_copy_only=False)
-    # Small per-game counts: games alike in all of them are compared in full (few, unless
-    # they are one game repeated).
-    drawn = np.asarray(pc.list_flatten(games.column("cards_drawn")), dtype=float).reshape(n, -1)
-    cheap = pd.concat([pd.DataFrame(scores), pd.DataFrame(drawn)], axis=1, ignore_index=True)
-    cheap = cheap.assign(
-        turns=turns, actions=n_actions, won=outright, deck=games.column("deck_left").to_numpy()
-    )
-    full = games if set(RECORD_FIELDS) <= set(games.column_names) else None
-    repeats = simulate_common.find_repeats(
-        pd.DataFrame({"deal": deals}), cheap, source if source is not None else full
-    )
-    unit = simulate_common.summary_unit(deals, repeats, "deal")
-    shared = int((n_winners > 1).sum())
-    lines = [
-        f"  games {n}: won outright {n - shared}, shared wins {shared}",
-        *unit.lines,
-        f"  turns per game: mean {turns.mean():.1f}, median {np.median(turns):g}, "
-        f"sd {turns.std():.1f}; decisions per game {n_actions.mean():.1f}",
-    ]
-    parts = []
-    for seat in range(seats):
-        won = outright == seat
-        low, high = simulate_common.win_interval(won, unit.clusters)
-        parts.append(f"seat {seat} ({agents[seat]}) {won.mean():.1%} [{low:.1%}, {high:.1%}]")
-    lines.append(f"  outright win rate (Wilson 95%, unit: the {unit.name}): " + "; ".join(parts))
-    ranked = -np.sort(-scores, axis=1)
-    lines.append(
-        "  final score by seat: "
-        + " ".join(f"{v:.1f}" for v in scores.mean(axis=0))
-        + f"; winner's margin mean {(ranked[:, 0] - ranked[:, 1]).mean():.1f}"
-    )
-    return "\n".join(lines)
+    return simulate_common.summarise(games, "gallery", source)
