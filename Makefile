@@ -107,15 +107,18 @@ compiler:
 
 # setup.py compiles the Catan engine, its agents and the samplers' kernel with mypyc: an edit
 # there compiles them again.
-$(STAMP): pyproject.toml setup.py $(wildcard envs/catan/*.py envs/catan/agents/*.py) research/catan/kernel.py research/catan/token_lister.py research/catan/listers.c envs/catan/core.c
+$(STAMP): pyproject.toml setup.py $(wildcard envs/catan/*.py envs/catan/agents/*.py) research/catan/kernel.py research/catan/token_lister.py research/catan/listers.c envs/catan/core.c examples/goofspiel/pyproject.toml $(wildcard examples/goofspiel/ludolab_goofspiel/sets/*.toml)
 	@[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
+	# The example game from outside the package, installed as its users install theirs (its
+	# tests run with the suite's).
+	$(BIN)/python -m pip install -q --no-deps -e examples/goofspiel
 	@rm -f $(VENV)/.installed $(VENV)/.installed-pure-python
 	@touch $(STAMP)
 
 lint: setup
-	$(BIN)/ruff check ludolab research envs tests benchmarks docs setup.py
+	$(BIN)/ruff check ludolab research envs tests benchmarks docs examples setup.py
 
 bench: setup
 	$(BIN)/python benchmarks/generate_boards.py

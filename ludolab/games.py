@@ -9,11 +9,12 @@ from outside does, in its ``pyproject.toml``::
     mygame = "mygame.ludolab:GAME"        # a Game instance (or a Game subclass)
 
 after which ``game = "mygame"`` in an experiment config, or ``ludolab ladder mygame``, plays it.
-The generic layers (the config reader, the runner, the metrics, the statistics, the ladder, the
-Python API) ask :func:`get` for the game and then use only what :class:`Game` declares; they
-never name a game. A few still do (some commands of the command line, the design search, the
-run figures): ``tests/test_game_protocol.py`` lists them, and the list only shrinks.
-:mod:`ludolab.testing` checks a game against the protocol.
+The generic layers (the config reader, the runner, the metrics, the statistics, the reports and
+figures, the ladder, the command line, the design search, the Python API) ask :func:`get` for
+the game and then use only what :class:`Game` declares; they never name a game
+(``tests/test_game_protocol.py`` reads their source to hold them to it).
+:mod:`ludolab.testing` checks a game against the protocol; ``docs/game-protocol.md`` is the
+protocol's reference, and ``examples/goofspiel/`` a game from outside the package.
 
 The protocol is versioned (:data:`PROTOCOL_VERSION`): a game states the version it was written
 for in :attr:`Game.protocol`, and the registry refuses one written for another version with a
