@@ -33,7 +33,7 @@ PICTURES = 8
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
     """``show``, ``count``, ``check-uniformity``."""
-    show = sub.add_parser("show", help="draw a board (PNG, SVG or PDF by the --out suffix)")
+    show = sub.add_parser("show", help="Catan: draw a board (PNG, SVG or PDF by the --out suffix)")
     show.add_argument(
         "board",
         help="a board .json, or a .jsonl (its first board, or FILE:K for board K, counted "
@@ -46,7 +46,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
     cnt = sub.add_parser(
         "count",
-        help="how many boards satisfy a constraint set, and its share of fair shuffles",
+        help="Catan: how many boards satisfy a constraint set, and its share of fair shuffles",
         description="Exact where it can be (a depth-first count over the parts the set "
         "constrains), else an estimate with its 95% interval: the share of fair shuffles that "
         "satisfy the set when rejection finds enough of them, else importance sampling over "
@@ -86,7 +86,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
     uni = sub.add_parser(
         "check-uniformity",
-        help="chi-square test of a sampler against uniform on an enumerable constraint set",
+        help="Catan: chi-square test of a sampler against uniform on an enumerable set",
     )
     uni.add_argument("--constraints", "-c", default="seed-2019-tiles", metavar="NAME|FILE")
     uni.add_argument(
