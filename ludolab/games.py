@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol
 if TYPE_CHECKING:
     import argparse
 
+    import pandas as pd
     import pyarrow as pa
 
     from ludolab.envs.agents import Agent, AgentRegistry
@@ -150,6 +151,17 @@ class OptionFlag:
     metavar: str | None = None
     parse: Callable[[str], Any] | None = None
     off: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReportSection:
+    """A section a game adds to a run's report (:meth:`Game.report_section`): its title, a
+    paragraph, and optionally a table (a pandas DataFrame, shown as it is) with its caption."""
+
+    title: str
+    text: str
+    table: Any = None
+    caption: str = ""
 
 
 class GameState(Protocol):
@@ -483,7 +495,7 @@ class Game(ABC):
         sequence per row of ``table``; None: the final scores are the income."""
         return None
 
-    # -- setup features and pictures ------------------------------------------------------
+    # -- setup features, pictures and the report ------------------------------------------
 
     key_feature: ClassVar[str | None] = None
     """The setup feature a run's figures draw game length against (Catan: the richest
@@ -520,6 +532,13 @@ class Game(ABC):
     def feature_docs(self) -> Mapping[str, str]:
         """What each of :meth:`setup_features`' names measures, for a report's definitions."""
         return {}
+
+    def report_section(self, per_game: pd.DataFrame) -> ReportSection | None:
+        """A section of the game's own for a run's report (after its tables, before its
+        figures), from the run's per-game table (one row per game: ``condition``, ``lineup``,
+        ``setup``, ``seed`` and every per-game metric, the game's own among them, and the setup
+        features); None (the default): the report has none."""
+        return None
 
     def own_seat_values(self, table: pa.Table) -> Mapping[str, Sequence[Any]]:
         """The game's own per-seat columns of the per-seat table (``Games.per_seat``), each one

@@ -226,3 +226,26 @@ def test_the_protocol_reference_is_the_one_the_code_gives() -> None:
     without_default = {n for n in games.Game.__annotations__ if n not in vars(games.Game)}
     required = set(games.Game.__abstractmethods__) | without_default
     assert page.count("**required**") == len(required)
+
+
+def test_a_game_s_own_report_section_is_placed_in_the_report(monkeypatch) -> None:
+    """Game.report_section: none by default; a game's title, text and table become the
+    report's blocks."""
+    import pandas as pd
+
+    from ludolab.games import ReportSection
+    from ludolab.research.experiment.report import _game_section
+
+    data = SimpleNamespace(game="gallery", per_game=pd.DataFrame({"turns": [1, 2]}))
+    assert _game_section(data) == []
+    table = pd.DataFrame({"turns": [1.5]})
+    gallery = games.get("gallery")
+    monkeypatch.setattr(
+        type(gallery),
+        "report_section",
+        lambda self, per_game: ReportSection("Own", f"{len(per_game)} games", table, "caption"),
+    )
+    blocks = _game_section(data)
+    assert [(b.kind, b.caption) for b in blocks] == [("h2", ""), ("p", ""), ("table", "caption")]
+    assert blocks[0].content == "Own" and blocks[1].content == "2 games"
+    assert blocks[2].content is table

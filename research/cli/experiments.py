@@ -230,9 +230,10 @@ def _print_plan(
 
 def _metrics(args: argparse.Namespace) -> int:
     from ludolab.research.markdown import pipe_table
-    from ludolab.research.metrics.registry import METRICS
+    from ludolab.research.metrics.registry import metrics_table
 
-    rows = [(name, m.description, m.formula, m.unit) for name, m in METRICS.items()]
+    table = metrics_table()
+    rows = [(name, r.description, r.formula, r.unit) for name, r in table.iterrows()]
     print(pipe_table(("name", "description", "formula", "unit"), rows), end="")
     return 0
 

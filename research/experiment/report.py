@@ -279,6 +279,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         )
     for note in analysis.notes:
         blocks.append(Block("p", f"Note: {note}"))
+    blocks += _game_section(data)
     blocks.append(Block("h2", "Figures"))
     blocks += [Block("figure", f, _counts_in(f.caption)) for f in figures]
     blocks += [Block("p", note) for note in getattr(figures, "left_out", ())]  # figures not drawn
@@ -362,6 +363,19 @@ def families_phrase(analysis: Analysis) -> str:
             parts.append(f"{what} ({plural(m, 'test')})")
     parts += other_families(analysis)
     return "; ".join(parts) if parts else "none (no test was made)"
+
+
+def _game_section(data: Any) -> list[Block]:
+    """The game's own section (``Game.report_section``), when it gives one and is installed."""
+    if data.game not in games.names():
+        return []
+    section = games.get(data.game).report_section(data.per_game)
+    if section is None:
+        return []
+    blocks = [Block("h2", section.title), Block("p", section.text)]
+    if section.table is not None:
+        blocks.append(Block("table", section.table, section.caption))
+    return blocks
 
 
 def _game_line(game: dict[str, Any] | None) -> str:

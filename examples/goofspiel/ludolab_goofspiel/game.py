@@ -231,6 +231,11 @@ class Goofspiel(Game):
 
         return FEATURE_DOCS
 
+    def report_section(self, per_game: Any) -> Any:
+        from ludolab_goofspiel.metrics import ties_section
+
+        return ties_section(per_game)
+
     def example_figure(self, setups: Mapping[str, Sequence[Any]], n: int) -> Any:
         from ludolab_goofspiel.figure import example_orders
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ludolab.games import Metric
+from ludolab.games import Metric, ReportSection
 from ludolab_goofspiel.engine import PrizeOrder
 
 if TYPE_CHECKING:  # the definitions load without pyarrow (`ludolab metrics` lists them)
+    import pandas as pd
     import pyarrow as pa
 
 METRICS: dict[str, Metric] = {
@@ -74,3 +75,29 @@ def setup_features(order: PrizeOrder) -> Mapping[str, float]:
 
 
 __all__ = ["FEATURE_DOCS", "LABELS", "METRICS", "own_metric_values", "setup_features"]
+
+
+def ties_section(per_game: pd.DataFrame) -> ReportSection:
+    """The report's section on ties: per lineup and condition, the games, the tied rounds and
+    the points nobody took, each a mean per game (``per_game``: the run's per-game table)."""
+    import pandas as pd
+
+    grouped = per_game.groupby(["lineup", "condition"], observed=True)
+    table = pd.DataFrame(
+        {
+            "games": grouped.size(),
+            "tied rounds per game": grouped["tied_rounds"].mean().map("{:.2f}".format),
+            "points nobody took per game": grouped["points_unclaimed"].mean().map("{:.1f}".format),
+        }
+    ).reset_index()
+    return ReportSection(
+        "Ties",
+        "In Goofspiel a tied highest bid takes nothing: the prize is discarded (`ties = "
+        '"discard"`, the standard rule) or stays in the pot for the next round (`"carry"`). '
+        "Where the prize order puts the big prizes decides where equal hands collide, so a "
+        "constraint on the order can move how much of the deck goes to nobody. Means per "
+        "game; the comparisons above test `tied_rounds` and `points_unclaimed` where the "
+        "config lists them.",
+        table,
+        "Ties per game, by lineup and condition (means over the condition's games).",
+    )
