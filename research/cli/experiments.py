@@ -230,10 +230,9 @@ def _print_plan(
 
 def _metrics(args: argparse.Namespace) -> int:
     from ludolab.research.markdown import pipe_table
-    from ludolab.research.metrics.registry import metrics_table
+    from ludolab.research.metrics.registry import METRICS, registry_unit
 
-    table = metrics_table()
-    rows = [(name, r.description, r.formula, r.unit) for name, r in table.iterrows()]
+    rows = [(name, m.description, m.formula, registry_unit(name)) for name, m in METRICS.items()]
     print(pipe_table(("name", "description", "formula", "unit"), rows), end="")
     return 0
 

@@ -269,20 +269,25 @@ def game_unit(game: str, column: str) -> str:
 
 
 def metrics_table() -> pd.DataFrame:
-    """:data:`METRICS` as a DataFrame (index ``name``; columns description, formula, unit).
-    A game's own metric counted in scores says its game's score unit (``goofspiel.x``:
-    points); the metrics every game has say ``score``, each game's own."""
+    """:data:`METRICS` as a DataFrame (index ``name``; columns description, formula, unit, the
+    unit as :func:`registry_unit` says it)."""
     import pandas as pd
 
-    def unit(name: str, metric: Metric) -> str:
-        game, _, _ = name.partition(".")
-        if metric.unit == SCORE and game in games.names():
-            return games.get(game).score_unit
-        return metric.unit
-
     return pd.DataFrame.from_dict(
-        {k: {**m._asdict(), "unit": unit(k, m)} for k, m in METRICS.items()}, orient="index"
+        {k: {**m._asdict(), "unit": registry_unit(k)} for k, m in METRICS.items()},
+        orient="index",
     ).rename_axis("name")
+
+
+def registry_unit(name: str) -> str:
+    """The unit of the registered metric ``name``: a game's own metric counted in scores says
+    its game's score unit (``goofspiel.points_unclaimed``: points); the metrics every game has
+    say ``score``, each game's own."""
+    metric = METRICS[name]
+    game, _, _ = name.partition(".")
+    if metric.unit == SCORE and game in games.names():
+        return games.get(game).score_unit
+    return metric.unit
 
 
 __all__ = [
@@ -295,4 +300,5 @@ __all__ = [
     "game_unit",
     "label",
     "metrics_table",
+    "registry_unit",
 ]
