@@ -1,0 +1,142 @@
+"""The documentation site (``make docs``): it builds with warnings as errors, every internal link
+of it leads to a page, its search finds what a reader looks for, and its reference pages are
+generated from the code (a metric or command added there appears without editing a page)."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urldefrag, urljoin, urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+QUIET = {"DISABLE_MKDOCS_2_WARNING": "true", "NO_MKDOCS_2_WARNING": "1"}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site as `make docs` builds it (mkdocs --strict, then the API reference under api/)."""
+    out = tmp_path_factory.mktemp("docs") / "site"
+    env = {**os.environ, **QUIET}
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr
+    api = subprocess.run(
+        [sys.executable, "docs/build.py", str(out / "api")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert api.returncode == 0, api.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def served(site: Path) -> Iterator[str]:
+    """The site over HTTP on a free local port (its search runs in a web worker, which a page
+    opened from a file may not start)."""
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser():
+    webdriver = pytest.importorskip("selenium.webdriver")
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.fail(
+            "the browser tests need Debian's chromium and chromium-driver; `make setup` "
+            "installs them (apt-get install chromium chromium-driver)"
+        )
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,900",
+                 "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def test_every_internal_link_leads_to_a_page(served: str, browser) -> None:
+    """From the home page, every link to the site itself is followed (the API reference's
+    own pages aside: pdoc links them, and its build fails on a broken one), and each leads to
+    a page whose anchor, when the link names one, is on it."""
+    seen: set[str] = set()
+    todo = [served]
+    broken: list[str] = []
+    while todo:
+        url = todo.pop()
+        page, _ = urldefrag(url)
+        if page in seen:
+            continue
+        seen.add(page)
+        browser.get(page)
+        if "404" in browser.title or "Error response" in browser.page_source:
+            broken.append(page)
+            continue
+        if "/api/" in urlparse(page).path:
+            continue
+        for a in browser.find_elements("css selector", "a[href]"):
+            href = urljoin(page, a.get_attribute("href"))
+            target, anchor = urldefrag(href)
+            if not target.startswith(served):
+                continue
+            if anchor and target == page and not browser.find_elements("id", anchor):
+                broken.append(href)
+            todo.append(href)
+    assert not broken, f"broken links: {broken}"
+    assert len(seen) >= 8, seen  # home, a guide, the references, the rules, the API
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"), [("design search", "design search"), ("uniform", "uniform")]
+)
+def test_the_search_finds_what_a_reader_looks_for(
+    served: str, browser, query: str, expected: str
+) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(f"{served}?q={query.replace(' ', '+')}")
+    results = WebDriverWait(browser, 30).until(
+        lambda d: d.find_elements("css selector", ".md-search-result__item")
+    )
+    assert any(expected in r.text.lower() for r in results), [r.text for r in results]
+
+
+def test_the_reference_pages_are_generated_from_the_code(site: Path) -> None:
+    """Every registered metric and every command is on its reference page."""
+    from ludolab.research.cli import _parser
+    from ludolab.research.metrics.registry import METRICS
+
+    metrics = (site / "reference" / "metrics" / "index.html").read_text()
+    assert all(name in metrics for name in METRICS)
+    cli = (site / "reference" / "cli" / "index.html").read_text()
+    commands = next(
+        a.choices for a in _parser([])._actions if hasattr(a, "choices") and a.choices
+    )
+    assert all(f"ludolab {name}" in cli for name in commands if name != "puzzle")
+    assert "--vp-to-win" in cli  # a game's rule option, derived from its options
