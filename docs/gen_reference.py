@@ -4,19 +4,25 @@ editing a page.
 
 - ``reference/cli.md``: every command's ``--help``, from the command line's parsers (every
   registered game's ``simulate`` and ``generate`` with their flags);
-- ``reference/metrics.md``: every registered metric, its formula and unit, from the registry.
+- ``reference/metrics.md``: every registered metric, its formula and unit, from the registry;
+- ``reference/config.md``: every key of an experiment config, from the records whose fields
+  declare them (their types, defaults, allowed values and docstrings).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import inspect
 import os
+import re
 
 import mkdocs_gen_files
 
 from ludolab import games
 from ludolab.research.cli import _parser
-from ludolab.research.markdown import pipe_table
+from ludolab.research.experiment.config import model, schema
+from ludolab.research.experiment.config.keys import Check
 from ludolab.research.metrics.registry import METRICS, registry_unit
 
 os.environ["COLUMNS"] = "84"  # argparse wraps the help at the terminal's width: fix it
@@ -77,11 +83,109 @@ def metrics_page() -> str:
             "game from the record core; a game's own are named `<game>.<metric>`; "
             "`condition.*` metrics are computed over a condition's games.",
             "",
-            pipe_table(("name", "description", "formula", "unit"), rows),
+            _table(("name", "description", "formula", "unit"), rows),
         ]
     )
 
 
+def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+    """A pipe table of cells that are Markdown already (code spans kept), ``|`` escaped."""
+
+    def cell(text: str) -> str:
+        return " ".join(str(text).split()).replace("|", "\\|")
+
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _attribute_docs(cls: type) -> dict[str, str]:
+    """The ``Attributes:`` entries of ``cls``'s docstring, by name, each in one line."""
+    doc = inspect.cleandoc(cls.__doc__ or "")
+    block = doc.split("Attributes:", 1)[1] if "Attributes:" in doc else ""
+    out: dict[str, str] = {}
+    for m in re.finditer(r"^    (\w[\w, ]*): (.+?)(?=^    \w|\Z)", block, re.M | re.S):
+        for name in m.group(1).split(","):
+            out[name.strip()] = " ".join(m.group(2).split()).replace("``", "`")
+    return out
+
+
+def _allowed(check: Check | None) -> str:
+    if check is None:
+        return ""
+    return {
+        "integer": f"a whole number ≥ {check.minimum}",
+        "boolean": "true or false",
+        "choice": ", ".join(f"`{a}`" for a in check.allowed),
+        "fraction": "a number between 0 and 1",
+    }[check.kind]
+
+
+def _key_rows(cls: type) -> list[tuple[str, str, str, str, str]]:
+    """One row per config key ``cls`` declares: key, type, default, allowed values, meaning."""
+    docs = _attribute_docs(cls)
+    rows = []
+    for f in dataclasses.fields(cls):
+        if not f.metadata.get("key"):
+            continue
+        named = f.metadata.get("named")
+        shown = (
+            " / ".join(f"`{getattr(games.get(g), named)}`" for g in games.names())
+            if named
+            else f"`{f.name}`"
+        )
+        # the parser fills in what a record field without a default leaves to the config (its
+        # meaning says so): only a literal default is shown
+        default = "" if f.default is dataclasses.MISSING else f"`{f.default!r}`"
+        rows.append(
+            (shown, f"`{f.type}`", default, _allowed(f.metadata.get("check")), docs.get(f.name, ""))
+        )
+    return rows
+
+
+def config_page() -> str:
+    """The experiment config's keys."""
+    header = ("key", "type", "default", "allowed", "what it is")
+    sections = [
+        ("Top level", model.ExperimentConfig, ""),
+        ("`[[conditions]]`", model.Condition,
+         "A condition may also hold the settings its game's samplers take: "
+         + ", ".join(
+             f"{games.get(g).title}: " + (", ".join(f"`{k}`" for k in games.get(g).condition_keys)
+                                          or "none")
+             for g in games.names()
+         ) + "."),
+        ("`[[lineups]]`", model.AgentLineup, ""),
+        ("`[comparisons]`", model.Comparisons, ""),
+    ]
+    lines = [
+        "# Experiment config",
+        "",
+        "Every key an experiment config (TOML) may hold, generated from the records whose "
+        "fields declare them (`research/experiment/config/model.py`): a key added there "
+        "appears here. Where the game names a key (its setups), each registered game's name "
+        "is shown. Every value is checked when the file is loaded; a wrong one is one line "
+        "naming the file, the key and what is allowed.",
+        "",
+    ]
+    for title, cls, note in sections:
+        lines += [f"## {title}", "", _table(header, _key_rows(cls))]
+        if note:
+            lines += ["", note]
+        lines.append("")
+    lines += [
+        "## `[[sweep]]`",
+        "",
+        "One condition per value of one parameter: "
+        + ", ".join(f"`{k}`" for k in schema.SWEEP_KEYS)
+        + " (and the game's sampler settings, as for a condition).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+with mkdocs_gen_files.open("reference/config.md", "w") as fh:
+    fh.write(config_page())
 with mkdocs_gen_files.open("reference/cli.md", "w") as fh:
     fh.write(cli_page())
 with mkdocs_gen_files.open("reference/metrics.md", "w") as fh:

@@ -5,6 +5,7 @@ generated from the code (a metric or command added there appears without editing
 from __future__ import annotations
 
 import functools
+import html
 import http.server
 import os
 import subprocess
@@ -133,10 +134,30 @@ def test_the_reference_pages_are_generated_from_the_code(site: Path) -> None:
     from ludolab.research.metrics.registry import METRICS
 
     metrics = (site / "reference" / "metrics" / "index.html").read_text()
-    assert all(name in metrics for name in METRICS)
+    missing = [name for name in METRICS if f"<code>{html.escape(name)}</code>" not in metrics]
+    assert not missing, missing
     cli = (site / "reference" / "cli" / "index.html").read_text()
     commands = next(
         a.choices for a in _parser([])._actions if hasattr(a, "choices") and a.choices
     )
     assert all(f"ludolab {name}" in cli for name in commands if name != "puzzle")
     assert "--vp-to-win" in cli  # a game's rule option, derived from its options
+
+
+def test_every_config_key_is_on_the_config_reference(site: Path) -> None:
+    """A key declared on a config record (research/experiment/config/model.py) is on the
+    page without editing it: every declared key, as every registered game names it."""
+    import dataclasses
+
+    from ludolab import games
+    from ludolab.research.experiment.config import model
+    from ludolab.research.experiment.config.keys import keys_of
+
+    page = (site / "reference" / "config" / "index.html").read_text()
+    records = (model.ExperimentConfig, model.Condition, model.AgentLineup, model.Comparisons)
+    for name in games.names():
+        for record in records:
+            for key in keys_of(record, name):
+                assert f"<code>{key}</code>" in page, (record.__name__, key)
+    documented = [f for r in records for f in dataclasses.fields(r) if f.metadata.get("key")]
+    assert len(documented) >= 30

@@ -28,9 +28,11 @@ class Condition:
     """One condition: setups drawn from a constraint / deal set by a sampler.
 
     Attributes:
-        name: unique within the config.
+        name: unique within the config (default: the ``constraints`` value).
         constraints: the set as written (a shipped set's name or a path relative to the config).
-        sampler: Catan ``uniform|solver|enumerate|optimise``; Gallery ``auto|exact|rejection``.
+        sampler: one of the game's samplers (``Game.samplers``; default its
+            ``default_sampler``): Catan ``uniform|rejection|chain|solver|enumerate|optimise``,
+            Gallery ``auto|exact|rejection``.
         params: parameter overrides, flat ``{"constraint.param": value}``.
         path: the resolved file of a set given by path, None for a shipped set.
         constraint_set: the loaded set with ``params`` applied (a ConstraintSet or DealSet).
@@ -61,7 +63,15 @@ class Condition:
 
 @dataclass(frozen=True)
 class AgentLineup:
-    """Agents per seat, and whether they rotate through the seats (module docstring)."""
+    """Agents per seat, and whether they rotate through the seats (module docstring).
+
+    Attributes:
+        name: unique within the config (default: the seats joined by ``,``).
+        seats: one agent spec per seat (``greedy``, ``mcts:playouts=200``), or one spec for
+            every seat.
+        rotate_seats: play every game seed in every rotation of the seats, so that no agent
+            keeps the first seat.
+    """
 
     name: str = field(metadata=key())
     seats: tuple[str, ...] = field(metadata=key())
@@ -132,7 +142,26 @@ class Comparisons:
 
 @dataclass(frozen=True)
 class ExperimentConfig:
-    """A validated experiment (see the module docstring for the file format)."""
+    """A validated experiment (see the module docstring for the file format).
+
+    Attributes:
+        name: the experiment's name (its results folder).
+        game: a registered game's name.
+        seed: the master seed: every random choice of the run derives from it.
+        players: seats per game, within the game's range.
+        conditions: the ``[[conditions]]`` to compare (and those a ``[[sweep]]`` expands to).
+        setups: setups per condition; the key is named by the game (``boards``, ``deals``).
+        games_per_setup: game seeds per setup (``games_per_board``, ``games_per_deal``).
+        lineups: the ``[[lineups]]`` of agents, each playing every game seed.
+        options: the rule options every condition starts from (``[options]``; default: the
+            published rules).
+        metrics: the metrics to compute, by registry name (default: all of the game's).
+        comparisons: the ``[comparisons]`` table: the tests wanted.
+        chunk_size: games per chunk of the runner (a unit of work and of resuming).
+        description: free text, shown in the report.
+        question: the question the experiment asks, shown first in the report.
+        report: the ``[report]`` table: how the figures are drawn (``style``, sizes).
+    """
 
     name: str = field(metadata=key())
     game: str = field(metadata=key())
