@@ -6,7 +6,10 @@ editing a page.
   registered game's ``simulate`` and ``generate`` with their flags);
 - ``reference/metrics.md``: every registered metric, its formula and unit, from the registry;
 - ``reference/config.md``: every key of an experiment config, from the records whose fields
-  declare them (their types, defaults, allowed values and docstrings).
+  declare them (their types, defaults, allowed values and docstrings);
+- ``reference/agents.md``: every registered game's agents, their parameters and docstrings;
+- ``reference/constraints.md``: every game's constraint library and shipped sets, as
+  ``ludolab constraints list`` prints them.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ import inspect
 import os
 import re
 
+os.environ["LUDOLAB_PURE_PYTHON"] = "1"  # the compiled agents' source: signatures, docstrings
+os.environ["COLUMNS"] = "84"  # argparse wraps the help at the terminal's width: fix it
+
 import mkdocs_gen_files
 
 from ludolab import games
@@ -24,8 +30,6 @@ from ludolab.research.cli import _parser
 from ludolab.research.experiment.config import model, schema
 from ludolab.research.experiment.config.keys import Check
 from ludolab.research.metrics.registry import METRICS, registry_unit
-
-os.environ["COLUMNS"] = "84"  # argparse wraps the help at the terminal's width: fix it
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -184,6 +188,76 @@ def config_page() -> str:
     return "\n".join(lines)
 
 
+def _first_paragraph(obj: object) -> str:
+    doc = inspect.getdoc(obj) or ""
+    return " ".join(doc.split("\n\n", 1)[0].split()).replace("``", "`")
+
+
+def _parameters(cls: type) -> str:
+    """An agent's parameters with their defaults, as its spec writes them."""
+    shown = []
+    for p in inspect.signature(cls).parameters.values():
+        if p.kind is p.VAR_KEYWORD:
+            shown.append("(see its description)")
+        elif p.kind is not p.VAR_POSITIONAL:
+            default = "" if p.default is p.empty else f"={p.default!r}"
+            shown.append(f"`{p.name}{default}`")
+    return ", ".join(shown) or "none"
+
+
+def agents_page() -> str:
+    """Every registered game's agents."""
+    lines = [
+        "# Agents",
+        "",
+        "Every registered game's agents, generated from their classes. A config's lineup or "
+        "the command line names one as `name` or `name:key=value,key=value` (e.g. "
+        "`mcts:playouts=200`); an agent of your own as `module.path:Class`.",
+        "",
+    ]
+    for name in games.names():
+        game = games.get(name)
+        rows = [
+            (f"`{agent}`", _parameters(cls), _first_paragraph(cls), _module_link(cls))
+            for agent, cls in game.agents.agents.items()
+        ]
+        header = ("agent", "parameters", "what it does", "module")
+        lines += [f"## {game.title}", "", _table(header, rows)]
+    return "\n".join(lines)
+
+
+def _module_link(cls: type) -> str:
+    """The agent's module: a link to its page of the API reference (ludolab's own modules,
+    which the module docstrings the agents point to are on), else its name."""
+    module = cls.__module__
+    if not module.startswith("ludolab."):
+        return f"`{module}`"
+    path = module.replace(".", "/")
+    # raw HTML: the API reference is built beside the site, not from its pages
+    return f'<a href="../../api/{path}.html"><code>{module}</code></a>'
+
+
+
+def constraints_page() -> str:
+    """Every game's constraint library and shipped sets."""
+    lines = [
+        "# Constraints and sets",
+        "",
+        "Every registered game's setup constraints with their parameters, and the sets it "
+        "ships, as `ludolab constraints list` prints them (each game's description gives "
+        "them); `ludolab constraints show NAME` shows one set.",
+        "",
+    ]
+    for name in games.names():
+        game = games.get(name)
+        lines += [f"## {game.title}", "", "```text", game.constraint_library(), "```", ""]
+    return "\n".join(lines)
+
+
+with mkdocs_gen_files.open("reference/agents.md", "w") as fh:
+    fh.write(agents_page())
+with mkdocs_gen_files.open("reference/constraints.md", "w") as fh:
+    fh.write(constraints_page())
 with mkdocs_gen_files.open("reference/config.md", "w") as fh:
     fh.write(config_page())
 with mkdocs_gen_files.open("reference/cli.md", "w") as fh:

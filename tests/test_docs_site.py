@@ -129,7 +129,7 @@ def test_the_search_finds_what_a_reader_looks_for(
 
 
 def test_the_reference_pages_are_generated_from_the_code(site: Path) -> None:
-    """Every registered metric and every command is on its reference page."""
+    """Every registered metric, command, agent and shipped set is on its reference page."""
     from ludolab.research.cli import _parser
     from ludolab.research.metrics.registry import METRICS
 
@@ -142,6 +142,14 @@ def test_the_reference_pages_are_generated_from_the_code(site: Path) -> None:
     )
     assert all(f"ludolab {name}" in cli for name in commands if name != "puzzle")
     assert "--vp-to-win" in cli  # a game's rule option, derived from its options
+    from ludolab import games
+
+    agents = (site / "reference" / "agents" / "index.html").read_text()
+    sets = (site / "reference" / "constraints" / "index.html").read_text()
+    for name in games.names():
+        game = games.get(name)
+        assert all(f"<code>{agent}</code>" in agents for agent in game.agents.agents)
+        assert all(f"{shipped}:" in sets for shipped in game.shipped_sets())
 
 
 def test_every_config_key_is_on_the_config_reference(site: Path) -> None:
