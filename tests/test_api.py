@@ -19,8 +19,7 @@ from ludolab.research.catan.samplers import fair_board
 from ludolab.research.catan.simulate import simulate as catan_simulate
 from ludolab.research.experiment.config import ConfigError
 from ludolab.research.experiment.store import RunError
-from ludolab.research.gallery.simulate import per_seat_table as gallery_per_seat
-from ludolab.research.simulate import records_table
+from ludolab.research.simulate import per_seat_table, records_table
 
 REGISTERED = ", ".join(games.names())
 """The registered games as the unknown-game message lists them (an installed example too)."""
@@ -97,7 +96,7 @@ def test_the_gallery_per_seat_table_marks_every_seat_of_a_shared_win() -> None:
         "cards_dealt": [[20, 20, 20], [30, 30]],
         "cards_drawn": [[1, 0, 2], [0, 0]],
     })
-    seats = gallery_per_seat(table)
+    seats = per_seat_table(table, "gallery")
     assert list(seats["game"]) == [0, 0, 0, 1, 1]
     assert list(seats["seat"]) == [0, 1, 2, 0, 1]
     assert list(seats["won"]) == [True, False, True, False, True]

@@ -30,9 +30,10 @@ from ludolab.research.cli import main
 from ludolab.research.experiment.analysis import analyse, load_run, repeated_games
 from ludolab.research.experiment.runner import run_experiment
 from ludolab.research.experiment.store import RunDir
-from ludolab.research.gallery.simulate import records_table, simulate, summarise
+from ludolab.research.gallery.simulate import records_table, simulate
 from ludolab.research.metrics.core import effective_sample_size, wilson_interval
 from ludolab.research.simulate import find_repeats, win_interval
+from ludolab.research.simulate import summarise as summarise_table
 
 ROOT = Path(__file__).resolve().parent.parent
 # 12 fair 3-player deals, deal k shuffled from seed k.
@@ -40,6 +41,11 @@ DEALS = [shuffled_deal(3, seed) for seed in range(12)]
 # No random choice in any seat: every game on a deal is the same game.
 FIXED = ["greedy", "leader", "leader"]
 
+
+
+def summarise(records: list) -> str:
+    """What ``ludolab simulate gallery`` prints of ``records``."""
+    return summarise_table(records_table(records), "gallery")
 
 def _intervals(summary: str) -> list[tuple[float, float, float]]:
     """(rate, low, high) per seat of a Masters Gallery summary's win-rate line, in percent."""

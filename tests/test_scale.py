@@ -291,9 +291,10 @@ def test_simulate_refuses_bad_batches_and_agents_before_playing(tmp_path, capsys
 
 
 def test_the_summary_reads_only_small_columns(one_batch) -> None:
-    from ludolab.research.gallery.simulate import SUMMARY_COLUMNS, summarise
+    from ludolab.research.simulate import SUMMARY_COLUMNS, summarise
 
-    assert summarise(one_batch.select(list(SUMMARY_COLUMNS))) == summarise(one_batch)
+    small = one_batch.select(list(SUMMARY_COLUMNS))
+    assert summarise(small, "gallery") == summarise(one_batch, "gallery")
 
 
 def test_many_exact_deals_are_drawn_in_batches(monkeypatch) -> None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
@@ -16,9 +14,6 @@ from ludolab.envs.catan.play import play_game
 from ludolab.envs.catan.record import GameRecord
 from ludolab.research import simulate as simulate_common
 from ludolab.research.simulate import SeatRows, game_seeds
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 SCHEMA = simulate_common.records_schema("catan")
 
@@ -72,23 +67,3 @@ def own_seat_values(games: pa.Table) -> dict[str, np.ndarray]:
         "largest_army": rows.is_seat("largest_army"),
         **{f"produced_{r}": produced[:, k] for k, r in enumerate(RESOURCES)},
     }
-
-
-def per_seat_table(games: pa.Table) -> pd.DataFrame:
-    """One row per seat of every game (:func:`ludolab.research.simulate.per_seat_table`): the
-    core's columns (``final_score`` in VP), then :func:`own_seat_values`."""
-    return simulate_common.per_seat_table(games, "catan")
-
-
-SUMMARY_COLUMNS = simulate_common.SUMMARY_COLUMNS
-"""The columns :func:`summarise` reads (the record core's, without the per-step traces)."""
-
-
-def summarise(games: Sequence[GameRecord] | pa.Table, source: str | Path | None = None) -> str:
-    """The summary ``ludolab simulate catan`` prints
-    (:func:`ludolab.research.simulate.summarise`, the board as the unit) of ``games``:
-    records, or a games table with at least :data:`SUMMARY_COLUMNS`; ``source``, the Parquet
-    file the table was read from, tells repeated games apart where the table alone cannot."""
-    if not isinstance(games, pa.Table):
-        games = records_table(games)
-    return simulate_common.summarise(games, "catan", source)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
@@ -16,9 +14,6 @@ from ludolab.envs.gallery.play import play_game
 from ludolab.envs.gallery.record import GalleryRecord
 from ludolab.research import simulate as simulate_common
 from ludolab.research.simulate import SeatRows, game_seeds
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 SCHEMA = simulate_common.records_schema("gallery")
 
@@ -66,24 +61,3 @@ def own_seat_values(games: pa.Table) -> dict[str, np.ndarray]:
     ``cards_dealt`` and ``cards_drawn``."""
     rows = SeatRows.of(games)
     return {column: rows.per_seat(column) for column in ("cards_dealt", "cards_drawn")}
-
-
-def per_seat_table(games: pa.Table) -> pd.DataFrame:
-    """One row per seat of every game (:func:`ludolab.research.simulate.per_seat_table`): the
-    core's columns (``final_score`` in money; ``won`` for every seat of a shared win), then
-    :func:`own_seat_values`."""
-    return simulate_common.per_seat_table(games, "gallery")
-
-
-SUMMARY_COLUMNS = simulate_common.SUMMARY_COLUMNS
-"""The columns :func:`summarise` reads (the record core's, without the per-step traces)."""
-
-
-def summarise(games: Sequence[GalleryRecord] | pa.Table, source: str | Path | None = None) -> str:
-    """The summary ``ludolab simulate gallery`` prints
-    (:func:`ludolab.research.simulate.summarise`, the deal as the unit) of ``games``:
-    records, or a games table with at least :data:`SUMMARY_COLUMNS`; ``source``, the Parquet
-    file the table was read from, tells repeated games apart where the table alone cannot."""
-    if not isinstance(games, pa.Table):
-        games = records_table(games)
-    return simulate_common.summarise(games, "gallery", source)
