@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from ludolab import games
+from ludolab.research.cli.common import field_docs
 
 PAGE = Path(__file__).resolve().parent / "game-protocol.md"
 
@@ -88,15 +89,9 @@ def _sections() -> list[tuple[str, list[str]]]:
 
 
 def _attribute_docs() -> dict[str, str]:
-    """Class attributes documented in the class docstring's ``Class attributes:`` list, or by a
+    """Class attributes documented in the class docstring's ``Attributes:`` list, or by a
     string right after them."""
-    docs: dict[str, str] = {}
-    doc = inspect.cleandoc(games.Game.__doc__ or "")
-    if "Class attributes:" in doc:
-        block = doc.split("Class attributes:", 1)[1]
-        for m in re.finditer(r"^    (\w[\w, ]*): (.+?)(?=^    \w|\Z)", block, re.M | re.S):
-            for name in m.group(1).split(","):
-                docs[name.strip()] = _markdown(" ".join(m.group(2).split()))
+    docs = {name: _markdown(text) for name, text in field_docs(games.Game).items()}
     tree = ast.parse(inspect.getsource(games.Game)).body[0]
     assert isinstance(tree, ast.ClassDef)
     for node, after in zip(tree.body, tree.body[1:], strict=False):

@@ -18,7 +18,6 @@ import argparse
 import dataclasses
 import inspect
 import os
-import re
 
 os.environ["LUDOLAB_PURE_PYTHON"] = "1"  # the compiled agents' source: signatures, docstrings
 os.environ["COLUMNS"] = "84"  # argparse wraps the help at the terminal's width: fix it
@@ -27,6 +26,7 @@ import mkdocs_gen_files
 
 from ludolab import games
 from ludolab.research.cli import _parser
+from ludolab.research.cli.common import field_docs
 from ludolab.research.experiment.config import model, schema
 from ludolab.research.experiment.config.keys import Check
 from ludolab.research.metrics.registry import METRICS, registry_unit
@@ -103,17 +103,6 @@ def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _attribute_docs(cls: type) -> dict[str, str]:
-    """The ``Attributes:`` entries of ``cls``'s docstring, by name, each in one line."""
-    doc = inspect.cleandoc(cls.__doc__ or "")
-    block = doc.split("Attributes:", 1)[1] if "Attributes:" in doc else ""
-    out: dict[str, str] = {}
-    for m in re.finditer(r"^    (\w[\w, ]*): (.+?)(?=^    \w|\Z)", block, re.M | re.S):
-        for name in m.group(1).split(","):
-            out[name.strip()] = " ".join(m.group(2).split()).replace("``", "`")
-    return out
-
-
 def _allowed(check: Check | None) -> str:
     if check is None:
         return ""
@@ -127,7 +116,7 @@ def _allowed(check: Check | None) -> str:
 
 def _key_rows(cls: type) -> list[tuple[str, str, str, str, str]]:
     """One row per config key ``cls`` declares: key, type, default, allowed values, meaning."""
-    docs = _attribute_docs(cls)
+    docs = {name: text.replace("``", "`") for name, text in field_docs(cls).items()}
     rows = []
     for f in dataclasses.fields(cls):
         if not f.metadata.get("key"):

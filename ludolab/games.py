@@ -204,7 +204,7 @@ class Game(ABC):
     an instance under :data:`ENTRY_POINT_GROUP`. Methods import the game's modules when called,
     so that looking a game up (``ludolab --help`` lists them all) stays cheap.
 
-    Class attributes:
+    Attributes:
         protocol: the protocol version the game is written for.
         name: the registry name, as configs and the command line write it (lower case, no
             spaces), e.g. ``"catan"``.

@@ -323,23 +323,26 @@ class _TextReader:
 
 def field_docs(cls: type) -> dict[str, str]:
     """The entries of the ``Attributes:`` section of ``cls``'s docstring, by name, each joined
-    into one line (the help of a derived flag)."""
+    into one line (the help of a derived flag; the docs' reference pages); an entry for
+    several names (``min_players, max_players: ...``) gives each of them."""
     import inspect
 
     docs: dict[str, str] = {}
-    inside, indent, name = False, -1, ""
+    inside, indent, names = False, -1, []
     for line in inspect.cleandoc(cls.__doc__ or "").splitlines():
         if line.strip() == "Attributes:":
             inside = True
             continue
         if not inside or not line.strip():
             continue
-        entry = re.match(r"^( +)(\w+): (.*)$", line)
+        entry = re.match(r"^( +)(\w+(?:, \w+)*): (.*)$", line)
         if entry and indent in (-1, len(entry[1])):
-            indent, name = len(entry[1]), entry[2]
-            docs[name] = entry[3]
-        elif name and len(line) - len(line.lstrip()) > indent >= 0:
-            docs[name] += " " + line.strip()
+            indent, names = len(entry[1]), entry[2].split(", ")
+            for name in names:
+                docs[name] = entry[3]
+        elif names and len(line) - len(line.lstrip()) > indent >= 0:
+            for name in names:
+                docs[name] += " " + line.strip()
         else:
             break  # the section is over
     return docs
