@@ -23,6 +23,7 @@ message saying which.
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
@@ -235,6 +236,15 @@ class Game(ABC):
     user_errors: ClassVar[tuple[tuple[str, str], ...]] = ()
     """The game's exceptions a user can cause and fix, as (module, class name): the command
     line prints them as one line and exits 2 instead of a traceback."""
+
+    def raised_user_error(self, exc: BaseException) -> bool:
+        """Whether ``exc`` is one of :attr:`user_errors`. A class whose module is not loaded
+        cannot have been raised, so nothing is imported to check."""
+        for module, name in self.user_errors:
+            loaded = sys.modules.get(module)
+            if loaded is not None and isinstance(exc, getattr(loaded, name)):
+                return True
+        return False
 
     # -- static facts derived from the attributes ------------------------------------------
 

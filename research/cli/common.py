@@ -47,12 +47,11 @@ def is_user_error(exc: BaseException) -> bool:
     misplaced or forbidden file."""
     if isinstance(exc, SimulationError | FileNotFoundError | NotADirectoryError | PermissionError):
         return True
-    own = [pair for name in games.names() for pair in games.get(name).user_errors]
-    for module, name in (*USER_ERRORS, *own):
+    for module, name in USER_ERRORS:
         loaded = sys.modules.get(module)
         if loaded is not None and isinstance(exc, getattr(loaded, name)):
             return True
-    return False
+    return any(games.get(name).raised_user_error(exc) for name in games.names())
 
 
 SIZE_ARGUMENTS = {"n": "-n", "games": "--games", "draws": "--draws"}

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,15 +132,8 @@ def rung_setups(
 
 def _cannot_draw(exc: Exception, game: Game) -> bool:
     """Whether ``exc`` says the setups cannot be drawn (a set without a setup, a solver out
-    of time): a SetupSetError, a SolveError or one of the game's ``user_errors``; a class whose
-    module is not loaded cannot have been raised, so nothing is imported to check."""
-    if isinstance(exc, SetupSetError | SolveError):
-        return True
-    for module, name in game.user_errors:
-        loaded = sys.modules.get(module)
-        if loaded is not None and isinstance(exc, getattr(loaded, name)):
-            return True
-    return False
+    of time): a SetupSetError, a SolveError or one of the game's ``user_errors``."""
+    return isinstance(exc, SetupSetError | SolveError) or game.raised_user_error(exc)
 
 
 def play_rung(
