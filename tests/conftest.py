@@ -1,4 +1,5 @@
-"""Suite-wide settings: the garbage collector kept cheap in a long test process.
+"""Suite-wide settings: the garbage collector kept cheap in a long test process, and the
+headless browser of the tests that open a page (the games page, the docs site).
 
 A test process imports pandas, statsmodels, matplotlib, the solvers and the games, and keeps
 module fixtures alive: hundreds of thousands of objects that every full collection walks again.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -21,3 +23,28 @@ def _freeze_the_heap() -> Iterator[None]:
     gc.collect()
     gc.freeze()
     yield
+
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+"""Debian's Chromium and its driver (``make setup`` installs them)."""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Chromium (Selenium), one per test module."""
+    webdriver = pytest.importorskip("selenium.webdriver")
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.fail(
+            "the browser tests need Debian's chromium and chromium-driver; `make setup` "
+            "installs them (apt-get install chromium chromium-driver)"
+        )
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,900",
+                 "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()

@@ -23,34 +23,12 @@ from ludolab.research.puzzles.pack import read_pack, write_pack
 from ludolab.research.puzzles.site.boards import WEB_MODULES, web_game
 from ludolab.research.puzzles.site.build import build_site, shipped_packs
 
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site") / "games"
     build_site(out)
     return out
-
-
-@pytest.fixture(scope="module")
-def browser():
-    webdriver = pytest.importorskip("selenium.webdriver")
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.fail(
-            "the browser tests need Debian's chromium and chromium-driver; `make setup` "
-            "installs them (apt-get install chromium chromium-driver)"
-        )
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,900",
-                 "--disable-dev-shm-usage"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    yield driver
-    driver.quit()
 
 
 def boards(game: str) -> list[dict]:
