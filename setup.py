@@ -107,25 +107,46 @@ def mypyc_source(path: str) -> str:
 
 
 # Plain C extensions (no Python twin of the same name; the Python beside them that runs in
-# their place, and checks SOURCE_SHA256 against the source, is named in each C file's header).
-C_EXTENSIONS = {
-    "ludolab.research.catan._listers": "research/catan/listers.c",
-    "ludolab.envs.catan._core": "envs/catan/core.c",
+# their place, and checks SOURCE_SHA256 against the source, is named in each C file's header):
+# module -> its C source, and the Python files (beside it) whose rules or choices it states a
+# second time. A change to one of those is a change the C does not have: the built extension
+# carries their digests too (MIRRORS_SHA256), and is refused when one no longer matches.
+C_EXTENSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "ludolab.research.catan._listers": ("research/catan/listers.c", ()),
+    "ludolab.envs.catan._core": (
+        "envs/catan/core.c",
+        (
+            "engine.py",
+            "play.py",
+            "agents/greedy.py",
+            "agents/random_agent.py",
+            "agents/value.py",
+        ),
+    ),
 }
 
 
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def c_extensions() -> list[Extension]:
-    return [
-        Extension(
-            name,
-            [path],
-            define_macros=[
-                ("SOURCE_SHA256", f'"{hashlib.sha256((ROOT / path).read_bytes()).hexdigest()}"')
-            ],
-            extra_compile_args=["-O3"],
+    extensions = []
+    for name, (path, mirrors) in C_EXTENSIONS.items():
+        folder = (ROOT / path).parent
+        mirrored = ";".join(f"{m}={_sha256(folder / m)}" for m in mirrors)
+        extensions.append(
+            Extension(
+                name,
+                [path],
+                define_macros=[
+                    ("SOURCE_SHA256", f'"{_sha256(ROOT / path)}"'),
+                    ("MIRRORS_SHA256", f'"{mirrored}"'),
+                ],
+                extra_compile_args=["-O3"],
+            )
         )
-        for name, path in C_EXTENSIONS.items()
-    ]
+    return extensions
 
 
 def extensions() -> list:

@@ -137,20 +137,23 @@ def c_extension(module: str, source: Path, instead: str) -> ModuleType | None:
     """A plain C extension (setup.py's C_EXTENSIONS) by its module name, when it is built,
     current and not switched off; else None, and the Python it stands in for runs.
 
-    Current: its compiled-in ``SOURCE_SHA256`` is the digest of ``source`` (an installed wheel
-    carries no C source: the extension is then what was shipped). A stale one is refused with
-    a warning naming the source and ``instead``, what runs in its place."""
+    Current: its compiled-in ``SOURCE_SHA256`` is the digest of ``source``, and each Python
+    file it states a second time (``MIRRORS_SHA256``: ``path=sha256;...``, paths beside
+    ``source``) is as it was built: a rule edited in the Python reference is a rule the C does
+    not have. An installed wheel carries no C source: the extension is then what was shipped. A
+    stale one is refused with a warning naming the changed file and ``instead``, what runs in
+    its place."""
     if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
         return None
     try:
         extension = importlib.import_module(module)
     except ImportError:
         return None
-    if source.exists() and hashlib.sha256(source.read_bytes()).hexdigest() != getattr(
-        extension, "SOURCE_SHA256", None
-    ):
+    changed = _changed_since_built(extension, source)
+    if changed is not None:
+        since = "it was" if changed == source else f"{source.name}, which restates it, was"
         warnings.warn(
-            f"ludolab: {Path(*source.parts[-3:])} changed since it was compiled, so "
+            f"ludolab: {Path(*changed.parts[-3:])} changed since {since} compiled, so "
             f"{instead} (same results, slower). Compile again with `make setup` (or "
             "`pip install -e .`).",
             RuntimeWarning,
@@ -158,3 +161,18 @@ def c_extension(module: str, source: Path, instead: str) -> ModuleType | None:
         )
         return None
     return extension
+
+
+def _changed_since_built(extension: ModuleType, source: Path) -> Path | None:
+    """The first of ``source`` and the files it mirrors whose digest is not the built one (None:
+    all current). Only files present are checked (a wheel ships no C source)."""
+    if not source.exists():
+        return None
+    built = {source: getattr(extension, "SOURCE_SHA256", None)}
+    for entry in filter(None, str(getattr(extension, "MIRRORS_SHA256", "")).split(";")):
+        path, _, digest = entry.partition("=")
+        built[source.parent / path] = digest
+    for path, digest in built.items():
+        if path.exists() and hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            return path
+    return None

@@ -426,6 +426,34 @@ def test_the_switch_and_a_stale_source_run_the_reference(monkeypatch, tmp_path) 
         native.native.cache_clear()
 
 
+@pytest.mark.skipif(CORE is None, reason="the native core is not built")
+def test_a_rule_edited_in_the_reference_runs_the_reference(monkeypatch, tmp_path) -> None:
+    """The core states the engine's rules (and the random, greedy and value agents) a second
+    time: an edit to one of those Python files, with core.c untouched, refuses the core with a
+    warning naming the file, so a changed rule is never played by the old C."""
+    copy = tmp_path / "catan"
+    shutil.copytree(native.SOURCE.parent, copy, ignore=shutil.ignore_patterns("*.so"))
+    monkeypatch.setattr(native, "SOURCE", copy / "core.c")
+    native.native.cache_clear()
+    try:
+        assert native.native() is CORE  # an exact copy is current
+        engine_copy = copy / "engine.py"
+        engine_copy.write_text(engine_copy.read_text() + "\n# a rule changed\n")
+        native.native.cache_clear()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert native.native() is None
+        assert "engine.py changed since core.c, which restates it, was compiled" in str(
+            caught[0].message
+        )
+        mirrored = {entry.partition("=")[0] for entry in CORE.MIRRORS_SHA256.split(";")}
+        assert mirrored == {
+            "engine.py", "play.py", "agents/greedy.py", "agents/random_agent.py", "agents/value.py"
+        }
+    finally:
+        native.native.cache_clear()
+
+
 # A script run under the sanitizers: every method on many seeds against random.Random, and
 # every bad call (the checks above, without pytest).
 SANITIZED = """

@@ -1,6 +1,7 @@
 /* The native Catan core (issue 33), built as ludolab.envs.catan._core; envs/catan/native.py
  * loads it, and runs the Python reference in its place when it is missing, stale (the source
- * below changed since it was built: SOURCE_SHA256) or switched off (LUDOLAB_PURE_PYTHON=1).
+ * below, or a Python file it states a second time, changed since it was built: SOURCE_SHA256,
+ * MIRRORS_SHA256) or switched off (LUDOLAB_PURE_PYTHON=1).
  *
  * One concept in one file (about 3,100 lines): a second statement of the reference engine
  * (envs/catan/engine.py), with the random and greedy agents and the search's win model, held to
@@ -27,6 +28,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#ifndef MIRRORS_SHA256 /* the Python files this states a second time, "path=sha256;..." */
+#define MIRRORS_SHA256 ""
+#endif
 #ifndef SOURCE_SHA256
 #define SOURCE_SHA256 ""
 #endif
@@ -3120,6 +3124,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (PyModule_AddObject(m, "Stream", (PyObject *)&StreamType) < 0 ||
         PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0 ||
         PyModule_AddStringConstant(m, "SOURCE_SHA256", SOURCE_SHA256) < 0 ||
+        PyModule_AddStringConstant(m, "MIRRORS_SHA256", MIRRORS_SHA256) < 0 ||
         PyModule_AddIntConstant(m, "N_ACTIONS", N_ACTIONS) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -20,7 +20,10 @@ compares every field after the step (:func:`check_step`), so every rules test an
 also tests the core. tests/test_native_core.py plays thousands of games on both.
 
 ``LUDOLAB_PURE_PYTHON=1`` switches the core off, as it does the mypyc modules; so does a
-``core.c`` edited since the extension was built (with a warning): the source is the reference.
+``core.c`` edited since the extension was built, or a Python file it states a second time (the
+engine, ``play.py``, the random, greedy and value agents: setup.py's ``C_EXTENSIONS``), with a
+warning: a rule changed in the reference is a rule the core does not have, and the reference
+runs in its place.
 """
 
 from __future__ import annotations
