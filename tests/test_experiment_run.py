@@ -542,6 +542,12 @@ def test_bad_config_leaves_nothing_behind(tmp_path, capsys):
     assert not (tmp_path / "results").exists()
     assert main(["run", str(bad), "--backend", "dask"]) == 2
     assert "--scheduler" in capsys.readouterr().err
+    # a scheduler with the local backend would play here, not on the cluster: refused
+    good = write_config(tmp_path / "good.toml")
+    local = ["run", str(good), "--out", str(tmp_path / "results"), "--backend", "local"]
+    assert main([*local, "--scheduler", "tcp://127.0.0.1:9"]) == 2
+    assert "is for the dask backend" in capsys.readouterr().err
+    assert not (tmp_path / "results").exists()
 
 
 def test_compare_and_plot_redo_the_analysis(small, capsys):
@@ -609,7 +615,7 @@ def test_a_sampler_with_fewer_boards_has_them_reused_in_turn(tmp_path):
 @pytest.mark.slow  # waits out the 10 s connection timeout
 def test_an_unreachable_scheduler_fails_before_writing(tmp_path, capsys):
     cfg = write_config(tmp_path / "tiny.toml")
-    args = ["run", str(cfg), "--out", str(tmp_path / "results"), "--backend", "dask"]
+    args = ["run", str(cfg), "--out", str(tmp_path / "results")]  # --scheduler: the dask backend
     assert main([*args, "--scheduler", "tcp://127.0.0.1:9"]) == 2
     assert "cannot reach a Dask scheduler" in capsys.readouterr().err
     assert not (tmp_path / "results").exists()
@@ -714,6 +720,33 @@ def test_resume_takes_new_analysis_settings_but_not_new_games(tmp_path, capsys):
     cfg.write_text(cfg.read_text().replace("games_per_board = 2", "games_per_board = 3"))
     assert main(["run", str(cfg), "--out", str(tmp_path), "--resume", str(result.path)]) == 2
     assert "plays other games" in capsys.readouterr().err
+
+
+def test_resume_takes_a_new_figure_style_and_a_run_from_before_it_was_analysis(tmp_path):
+    """[report] only draws: a resume with another style goes on with the same games, and a run
+    recorded with the play hash of older versions (which held [report]) is found and resumed."""
+    from ludolab.research.experiment.config import load_experiment, play_hashes
+    from ludolab.research.experiment.store import RunDir
+
+    body = SAME_SET_TWICE.format(boards=2, games=2, lineup="g", paired="true")
+    cfg = _tiny(tmp_path, "style", body)
+    with pytest.raises(KeyboardInterrupt):
+        _interrupt_after_first_chunk(cfg, tmp_path)
+    run = RunDir(tmp_path / "style" / "r")
+    state = run.read_state()
+    now, before = play_hashes(load_experiment(cfg))
+    assert state["play_hash"] == now != before
+    state["play_hash"] = before  # as an older version wrote it
+    run.write_state(state)
+    resumed = run_experiment(cfg, out=tmp_path, resume=True, analyse=False, quiet=True)
+    assert resumed.path == run.path
+    assert run.read_state()["play_hash"] == now
+    cfg.write_text(cfg.read_text() + '\n[report]\nstyle = "screen"\n')
+    run_experiment(cfg, out=tmp_path, resume=run.path, analyse=False, quiet=True)
+    assert json.loads((run.path / "config.resolved.json").read_text())["report"]["style"] == (
+        "screen"
+    )
+    assert run.read_state()["play_hash"] == now
 
 
 def test_one_run_folder_one_process(tmp_path):

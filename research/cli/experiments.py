@@ -29,8 +29,17 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         help="results root (default %(default)s); the run goes to OUT/<experiment>/<run-id>/",
     )
     run.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
-    run.add_argument("--backend", choices=("local", "dask"), default="local")
-    run.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler, e.g. tcp://host:8786")
+    run.add_argument(
+        "--backend",
+        choices=("local", "dask"),
+        default=None,
+        help="where the games are played (default: dask with --scheduler, else local)",
+    )
+    run.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Dask scheduler, e.g. tcp://host:8786 (plays on the cluster)",
+    )
     run.add_argument(
         "--resume",
         nargs="?",
@@ -132,7 +141,7 @@ def _run(args: argparse.Namespace) -> int:
                 ("--resume", args.resume),
                 ("--dry-run", args.dry_run),
                 ("--set", args.overrides),
-                ("--backend dask", args.backend != "local"),
+                ("--backend dask / --scheduler", args.backend == "dask" or args.scheduler),
                 ("--no-analysis", args.no_analysis),
             )
             if on
@@ -161,7 +170,7 @@ def _run(args: argparse.Namespace) -> int:
         args.config,
         out=args.out,
         workers=args.workers,
-        backend=args.backend,
+        backend=args.backend or ("dask" if args.scheduler else "local"),
         scheduler=args.scheduler,
         resume=args.resume,
         run_id=args.run_id,

@@ -33,7 +33,7 @@ from ludolab.research.experiment.config import (
     config_hash,
     load_experiment,
     parse_experiment,
-    play_hash,
+    play_hashes,
     resolved_dict,
 )
 from ludolab.research.experiment.play import chunk_ranges, make_task
@@ -155,6 +155,11 @@ def run_experiment(
         raise RunError(f"--backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     if backend == "dask" and not scheduler:
         raise RunError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+    if backend == "local" and scheduler:
+        raise RunError(
+            f"--scheduler {scheduler} is for the dask backend, and --backend local plays here: "
+            "drop --backend local to play on the cluster, or drop --scheduler"
+        )
     if workers < 1:
         raise RunError(f"--workers must be at least 1, got {workers}")
     config, source = read_config(config_path, overrides)
@@ -191,7 +196,7 @@ def _run(
         run = (
             RunDir(Path(resume))
             if not isinstance(resume, bool)
-            else find_resumable(root, config.name, play_hash(config))
+            else find_resumable(root, config.name, play_hashes(config))
         )
     else:
         run = RunDir(
@@ -237,11 +242,13 @@ def _run_in(
     quiet: bool,
     backend: str,
 ) -> RunResult:
-    chash, phash = config_hash(config), play_hash(config)
+    chash, (phash, phash_before_report) = config_hash(config), play_hashes(config)
     if resume:
         state = run.read_state()
     with run.locked():
         if resume:
+            if state.get("play_hash") == phash_before_report:  # a run from an older version
+                state["play_hash"] = phash
             if state.get("play_hash") != phash:
                 raise RunError(
                     f"{run.path}: started from a config that plays other games (play hash "

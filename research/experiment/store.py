@@ -238,8 +238,9 @@ class _ChunksBroken(Exception):
     """The chunk files do not hold the plan's games exactly once, in order."""
 
 
-def find_resumable(root: Path, experiment: str, play_hash: str) -> RunDir:
-    """The newest unfinished run of ``experiment`` under ``root`` that plays these games."""
+def find_resumable(root: Path, experiment: str, play_hashes: tuple[str, ...]) -> RunDir:
+    """The newest unfinished run of ``experiment`` under ``root`` that plays these games (its
+    recorded play hash is one of ``play_hashes``)."""
     base = root / experiment
     candidates = []
     for path in sorted(base.glob("*/run.json")) if base.is_dir() else []:
@@ -250,7 +251,7 @@ def find_resumable(root: Path, experiment: str, play_hash: str) -> RunDir:
         # unfinished: games still to play, or an analysis that did not finish (a run killed
         # while analysing is complete but has no report)
         unfinished = state.get("status") != COMPLETE or state.get("analysed") is False
-        if state.get("play_hash") == play_hash and unfinished:
+        if state.get("play_hash") in play_hashes and unfinished:
             candidates.append((state.get("created", ""), path.parent))
     if not candidates:
         raise RunError(

@@ -170,15 +170,25 @@ def config_hash(config: ExperimentConfig) -> str:
 
 
 # What only the analysis reads: changing these never changes a game.
-ANALYSIS_KEYS = ("description", "question", "metrics", "comparisons")
+ANALYSIS_KEYS = ("description", "question", "metrics", "comparisons", "report")
 
 
 def play_hash(config: ExperimentConfig) -> str:
     """sha256 (hex) of what decides the games: :func:`resolved_dict` without
     :data:`ANALYSIS_KEYS`. Runs resume on it, so a run can be resumed (or re-analysed) after
-    its question, metrics or comparisons were edited, but never with other games."""
+    its question, metrics, comparisons or figure style were edited, but never with other
+    games."""
     data = {k: v for k, v in resolved_dict(config).items() if k not in ANALYSIS_KEYS}
     return _sha256(data)
+
+
+def play_hashes(config: ExperimentConfig) -> tuple[str, str]:
+    """:func:`play_hash`, and the play hash runs started before ``report`` was an analysis key
+    recorded (it held the ``[report]`` table): a run either names may be resumed."""
+    data = {
+        k: v for k, v in resolved_dict(config).items() if k not in ANALYSIS_KEYS or k == "report"
+    }
+    return play_hash(config), _sha256(data)
 
 
 def _sha256(data: Any) -> str:
