@@ -165,7 +165,8 @@ class DesignSpec:
         baseline: the baseline's parameter values (``{}``: the base set as it is); it is
             evaluated like a candidate, and the confirmation compares with it.
         parameters: the search space.
-        objectives: one (single-objective search, TPE with successive halving) or more (NSGA-II).
+        objectives: one (single-objective search, TPE with successive halving) or more (TPE in
+            its multi-objective form, MOTPE, without pruning).
         trials, games, minutes: the budget; the search stops at whichever comes first (None:
             no bound of that kind; at least one is given).
         setups: setups per rung; a candidate's full evaluation plays ``rungs`` of them.
