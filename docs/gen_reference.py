@@ -18,6 +18,7 @@ import argparse
 import dataclasses
 import inspect
 import os
+import re
 
 os.environ["LUDOLAB_PURE_PYTHON"] = "1"  # the compiled agents' source: signatures, docstrings
 os.environ["COLUMNS"] = "84"  # argparse wraps the help at the terminal's width: fix it
@@ -93,10 +94,14 @@ def metrics_page() -> str:
 
 
 def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
-    """A pipe table of cells that are Markdown already (code spans kept), ``|`` escaped."""
+    """A pipe table of cells that are Markdown already (code spans kept), ``|`` escaped outside
+    code spans."""
 
     def cell(text: str) -> str:
-        return " ".join(str(text).split()).replace("|", "\\|")
+        # a pipe splits cells outside code spans only: inside one it is text, and escaping it
+        # there would show the backslash
+        parts = " ".join(str(text).split()).split("`")
+        return "`".join(p if i % 2 else p.replace("|", "\\|") for i, p in enumerate(parts))
 
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
@@ -141,13 +146,17 @@ def config_page() -> str:
     header = ("key", "type", "default", "allowed", "what it is")
     sections = [
         ("Top level", model.ExperimentConfig, ""),
-        ("`[[conditions]]`", model.Condition,
-         "A condition may also hold the settings its game's samplers take: "
-         + ", ".join(
-             f"{games.get(g).title}: " + (", ".join(f"`{k}`" for k in games.get(g).condition_keys)
-                                          or "none")
-             for g in games.names()
-         ) + "."),
+        (
+            "`[[conditions]]`",
+            model.Condition,
+            "A condition may also hold the settings its game's samplers take: "
+            + ", ".join(
+                f"{games.get(g).title}: "
+                + (", ".join(f"`{k}`" for k in games.get(g).condition_keys) or "none")
+                for g in games.names()
+            )
+            + ".",
+        ),
         ("`[[lineups]]`", model.AgentLineup, ""),
         ("`[comparisons]`", model.Comparisons, ""),
     ]
@@ -178,19 +187,28 @@ def config_page() -> str:
 
 
 def _first_paragraph(obj: object) -> str:
+    """The docstring's first paragraph as Markdown: Sphinx roles (``:class:`X` ``) as code."""
     doc = inspect.getdoc(obj) or ""
-    return " ".join(doc.split("\n\n", 1)[0].split()).replace("``", "`")
+    text = " ".join(doc.split("\n\n", 1)[0].split()).replace("``", "`")
+    return re.sub(r":[a-z]+:`~?([^`]+)`", r"`\1`", text)
 
 
 def _parameters(cls: type) -> str:
-    """An agent's parameters with their defaults, as its spec writes them."""
+    """An agent's parameters with their defaults, as its spec writes them. An agent that takes
+    ``**params`` for its parent's (with defaults of its own, ``_DEFAULTS``) shows the parent's
+    parameters with those defaults."""
+    defaults: dict[str, object] = {}
+    for klass in cls.__mro__:
+        defaults = {**getattr(klass, "_DEFAULTS", {}), **defaults}
+        parameters = inspect.signature(klass.__init__).parameters.values()
+        if not any(p.kind is p.VAR_KEYWORD for p in parameters):
+            break
     shown = []
-    for p in inspect.signature(cls).parameters.values():
-        if p.kind is p.VAR_KEYWORD:
-            shown.append("(see its description)")
-        elif p.kind is not p.VAR_POSITIONAL:
-            default = "" if p.default is p.empty else f"={p.default!r}"
-            shown.append(f"`{p.name}{default}`")
+    for p in parameters:
+        if p.name == "self" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        default = defaults.get(p.name, p.default)
+        shown.append(f"`{p.name}`" if default is p.empty else f"`{p.name}={default!r}`")
     return ", ".join(shown) or "none"
 
 
@@ -224,7 +242,6 @@ def _module_link(cls: type) -> str:
     path = module.replace(".", "/")
     # raw HTML: the API reference is built beside the site, not from its pages
     return f'<a href="../../api/{path}.html"><code>{module}</code></a>'
-
 
 
 def constraints_page() -> str:

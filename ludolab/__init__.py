@@ -1,6 +1,6 @@
 """ludolab: which constraints on a game's setup make the game better to play?
 
-A study in a few lines (the README has more recipes):
+A study in a few lines (the tutorial docs/tutorials/constraint-study.md has more):
 
     import ludolab
 

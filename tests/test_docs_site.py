@@ -64,32 +64,38 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 def test_every_internal_link_leads_to_a_page(served: str, browser) -> None:
     """From the home page, every link to the site itself is followed (the API reference's
     own pages aside: pdoc links them, and its build fails on a broken one), and each leads to
-    a page whose anchor, when the link names one, is on it."""
-    seen: set[str] = set()
+    a page, on which the anchor the link names, if any, is."""
+    ids: dict[str, set[str]] = {}  # page -> the ids on it
+    wanted: set[tuple[str, str, str]] = set()  # (from page, to page, anchor)
     todo = [served]
     broken: list[str] = []
     while todo:
-        url = todo.pop()
-        page, _ = urldefrag(url)
-        if page in seen:
+        page, _ = urldefrag(todo.pop())
+        if page in ids:
             continue
-        seen.add(page)
         browser.get(page)
+        ids[page] = set(
+            browser.execute_script("return [...document.querySelectorAll('[id]')].map(e => e.id)")
+        )
         if "404" in browser.title or "Error response" in browser.page_source:
             broken.append(page)
             continue
         if "/api/" in urlparse(page).path:
             continue
         for a in browser.find_elements("css selector", "a[href]"):
-            href = urljoin(page, a.get_attribute("href"))
-            target, anchor = urldefrag(href)
+            target, anchor = urldefrag(urljoin(page, a.get_attribute("href")))
             if not target.startswith(served):
                 continue
-            if anchor and target == page and not browser.find_elements("id", anchor):
-                broken.append(href)
-            todo.append(href)
+            if anchor:
+                wanted.add((page, target, anchor))
+            todo.append(target)
+    broken += [
+        f"{source} -> {target}#{anchor}"
+        for source, target, anchor in sorted(wanted)
+        if anchor not in ids.get(target, set())
+    ]
     assert not broken, f"broken links: {broken}"
-    assert len(seen) >= 8, seen  # home, a guide, the references, the rules, the API
+    assert len(ids) >= 30, sorted(ids)  # every page of the nav, the references, the API
 
 
 @pytest.mark.parametrize(
@@ -116,9 +122,7 @@ def test_the_reference_pages_are_generated_from_the_code(site: Path) -> None:
     missing = [name for name in METRICS if f"<code>{html.escape(name)}</code>" not in metrics]
     assert not missing, missing
     cli = (site / "reference" / "cli" / "index.html").read_text()
-    commands = next(
-        a.choices for a in _parser([])._actions if hasattr(a, "choices") and a.choices
-    )
+    commands = next(a.choices for a in _parser([])._actions if hasattr(a, "choices") and a.choices)
     assert all(f"ludolab {name}" in cli for name in commands if name != "puzzle")
     assert "--vp-to-win" in cli  # a game's rule option, derived from its options
     from ludolab import games
@@ -148,3 +152,44 @@ def test_every_config_key_is_on_the_config_reference(site: Path) -> None:
                 assert f"<code>{key}</code>" in page, (record.__name__, key)
     documented = [f for r in records for f in dataclasses.fields(r) if f.metadata.get("key")]
     assert len(documented) >= 30
+
+
+def test_a_metric_or_key_added_in_code_appears_on_its_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reference pages are written from the code at build time: a metric registered and a
+    config key declared (here, for this test only) are on the pages the build writes, with no
+    page edited."""
+    import dataclasses
+    import runpy
+
+    import mkdocs_gen_files
+
+    from ludolab.research.experiment.config import model
+    from ludolab.research.experiment.config.keys import Check, key
+    from ludolab.research.metrics.registry import METRICS, Metric
+
+    monkeypatch.setitem(METRICS, "test.rolls", Metric("dice rolls in the game", "#rolls", "rolls"))
+    wider = dataclasses.make_dataclass(
+        "Comparisons",
+        [("n_lucky", "int", dataclasses.field(default=7, metadata=key(Check("integer"))))],
+        bases=(model.Comparisons,),
+        frozen=True,
+    )
+    wider.__doc__ = "Comparisons.\n\nAttributes:\n    n_lucky: a key for this test only.\n"
+    monkeypatch.setattr(model, "Comparisons", wider)
+
+    def written(path: str, mode: str = "r"):
+        target = tmp_path / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return open(target, mode)
+
+    monkeypatch.setattr(mkdocs_gen_files, "open", written)
+    for name in ("LUDOLAB_PURE_PYTHON", "COLUMNS"):  # the script sets them: restored after
+        monkeypatch.setenv(name, os.environ.get(name, ""))
+    runpy.run_path(str(ROOT / "docs" / "gen_reference.py"))
+    metrics = (tmp_path / "reference" / "metrics.md").read_text()
+    assert "| `test.rolls` | dice rolls in the game | `#rolls` | rolls |" in metrics
+    config = (tmp_path / "reference" / "config.md").read_text()
+    assert "| `n_lucky` | `int` | `7` | a whole number ≥ " in config
+    assert "a key for this test only." in config

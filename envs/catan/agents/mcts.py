@@ -275,8 +275,8 @@ class ValueMCTSAgent(MCTSAgent):
     expansions of the decisions that follow it (the rest of the turn, the other seats') weigh on
     the action's value. Judged flat, it won 56.0% [51.1%, 60.8%] of 400 games on the same boards
     and dice at 2.6 CPU s, and 55.5% [50.6%, 60.3%] on others (``--seed 1``;
-    benchmarks/agent_strength.py, match catan-mcts-value-vs-greedy; README, "A stronger Catan
-    search"). Domestic offers of two cards for one are not among its choices: a greedy agent
+    benchmarks/agent_strength.py, match catan-mcts-value-vs-greedy; docs/games/catan.md,
+    "Search agents"). Domestic offers of two cards for one are not among its choices: a greedy agent
     that takes an offer takes it whatever it is given, so one card for one asks the same of it
     for less. Discards and answers to offers follow the greedy policy.
     """
