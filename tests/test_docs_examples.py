@@ -151,3 +151,13 @@ def test_every_fenced_block_is_read() -> None:
         text = page.read_text()
         fences = re.findall(r"^[ \t]*```", text, re.M)
         assert len(fences) == 2 * len(blocks(page)), name(page)
+
+
+def test_the_readme_s_links_and_pictures_lead_to_files() -> None:
+    """The README points into the site's pages by their files (as a repository host shows
+    them): each relative link and picture is a file of the checkout."""
+    text = (ROOT / "README.md").read_text()
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text) + re.findall(r'src="([^"]+)"', text)
+    local = [t for t in targets if "://" not in t]
+    assert len(local) >= 10
+    assert [t for t in local if not (ROOT / t).is_file()] == []
