@@ -170,7 +170,7 @@ def _run(args: argparse.Namespace) -> int:
         args.config,
         out=args.out,
         workers=args.workers,
-        backend=args.backend or ("dask" if args.scheduler else "local"),
+        backend=args.backend,
         scheduler=args.scheduler,
         resume=args.resume,
         run_id=args.run_id,

@@ -124,7 +124,7 @@ def run_experiment(
     *,
     out: str | Path = "results",
     workers: int = 1,
-    backend: str = "local",
+    backend: str | None = None,
     scheduler: str | None = None,
     resume: bool | str | Path = False,
     run_id: str | None = None,
@@ -138,7 +138,8 @@ def run_experiment(
         config_path: a TOML config file, or its contents as a dict (see :func:`read_config`).
         out: the results root.
         workers: local worker processes (``local`` backend; 1 plays in this process).
-        backend: ``local`` or ``dask`` (then ``scheduler`` is the scheduler's address).
+        backend: ``local`` or ``dask`` (then ``scheduler`` is the scheduler's address); None:
+            ``dask`` when a ``scheduler`` is given, else ``local``.
         resume: False starts a new run; True resumes the newest unfinished run of this config
             under ``out``; a path resumes that run folder.
         run_id: the new run's folder name (default: UTC time and the config hash).
@@ -151,6 +152,7 @@ def run_experiment(
     lets KeyboardInterrupt through after saving every finished chunk (a message on stderr says
     how to resume).
     """
+    backend = backend or ("dask" if scheduler else "local")
     if backend not in BACKENDS:
         raise RunError(f"--backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     if backend == "dask" and not scheduler:
