@@ -11,12 +11,8 @@ build, from a real draw or a real run of ludolab, never pasted. What made each o
 from __future__ import annotations
 
 import io
-import os
 import warnings
 from collections.abc import Callable
-from pathlib import Path
-
-os.environ.setdefault("MPLBACKEND", "Agg")
 
 import matplotlib
 
@@ -28,7 +24,6 @@ import mkdocs_gen_files  # noqa: E402
 import ludolab  # noqa: E402
 from ludolab import games  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 DPI = 110
 
 

@@ -178,17 +178,16 @@ def play_hash(config: ExperimentConfig) -> str:
     :data:`ANALYSIS_KEYS`. Runs resume on it, so a run can be resumed (or re-analysed) after
     its question, metrics, comparisons or figure style were edited, but never with other
     games."""
-    data = {k: v for k, v in resolved_dict(config).items() if k not in ANALYSIS_KEYS}
-    return _sha256(data)
+    return play_hashes(config)[0]
 
 
 def play_hashes(config: ExperimentConfig) -> tuple[str, str]:
     """:func:`play_hash`, and the play hash runs started before ``report`` was an analysis key
     recorded (it held the ``[report]`` table): a run either names may be resumed."""
-    data = {
-        k: v for k, v in resolved_dict(config).items() if k not in ANALYSIS_KEYS or k == "report"
-    }
-    return play_hash(config), _sha256(data)
+    resolved = resolved_dict(config)
+    played = {k: v for k, v in resolved.items() if k not in ANALYSIS_KEYS}
+    before = {**played, "report": resolved["report"]}
+    return _sha256(played), _sha256(before)
 
 
 def _sha256(data: Any) -> str:
