@@ -175,7 +175,38 @@ def page() -> str:
             continue
         signature = "" if isinstance(member, property) else _signature(function)
         lines.append(f"| `{name}{signature}` | {_first_paragraph(function.__doc__)} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _family_lines()) + "\n"
+
+
+def _family_lines() -> list[str]:
+    """The section on :class:`ludolab.games.GameFamily`: a library of games registered once."""
+    family = games.GameFamily
+    lines = [
+        "",
+        "## A family of games (`GameFamily`)",
+        "",
+        _first_paragraph(family.__doc__),
+        "",
+        "```toml",
+        f'[project.entry-points."{games.FAMILY_ENTRY_POINT_GROUP}"]',
+        'mylib = "mylib_adapter:FAMILY"',
+        "```",
+        "",
+        "Its members are games named `<family>:<member>` wherever a game's name is written; "
+        "`ludolab.games.get` asks the family for them, and each is a `Game` as above.",
+        "",
+        "| member | kind | what it is |",
+        "|---|---|---|",
+    ]
+    docs = {name: _markdown(text) for name, text in field_docs(family).items()}
+    for name in ("name", "title", "protocol", "user_errors"):
+        lines.append(f"| `{name}` | attribute | {docs.get(name, '')} |")
+    for name in ("members", "member", "add_commands"):
+        function = vars(family)[name]
+        need = "**required**" if name in family.__abstractmethods__ else "optional"
+        doc = _first_paragraph(function.__doc__).replace("|", "\\|")
+        lines.append(f"| `{name}{_signature(function)}` | method, {need} | {doc} |")
+    return lines
 
 
 if __name__ == "__main__":

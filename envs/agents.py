@@ -180,7 +180,8 @@ class AgentRegistry:
     def _checked(self, cls: object, where: str) -> type[Agent]:
         if not (isinstance(cls, type) and issubclass(cls, Agent)):
             raise AgentSpecError(f"agent {where!r}: {cls!r} is not a ludolab Agent subclass")
-        if cls.game not in (self.game, Agent.game):
+        # a family's agents play each of its games (openspiel's play openspiel:go)
+        if cls.game not in (self.game, self.game.partition(":")[0], Agent.game):
             raise AgentSpecError(
                 f"agent {where!r}: {cls.__name__} plays {cls.game}, not {self.game}"
             )

@@ -183,7 +183,7 @@ def simulate(
     from ludolab.research.experiment.backends import run_local
     from ludolab.research.simulate import batch_tasks, play_batch, split_agent_list
 
-    if game not in _games.names():
+    if not _games.known(game):
         raise ValueError(_games.unknown_game_message(game))
     specs = split_agent_list(agents) if isinstance(agents, str) else list(agents)
     specs = _one_per_seat(game, specs, players, setups)

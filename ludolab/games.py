@@ -46,6 +46,10 @@ PROTOCOL_VERSION = 1
 ENTRY_POINT_GROUP = "ludolab.games"
 """The entry-point group games register under."""
 
+FAMILY_ENTRY_POINT_GROUP = "ludolab.game_families"
+"""The entry-point group game families register under (:class:`GameFamily`): a library of many
+games, each a ludolab game named ``<family>:<member>`` (``openspiel:go``)."""
+
 
 RECORD_CORE: dict[str, str] = {
     "setup_id": "str: the id of the setup played (equal for equal setups)",
@@ -271,9 +275,12 @@ class Game(ABC):
     def check_players(self, players: int) -> None:
         """Raise ValueError (``"Catan takes 2-4 players, got 5"``) unless ``players`` fits."""
         if players not in self.players:
-            raise ValueError(
-                f"{self.title} takes {self.min_players}-{self.max_players} players, got {players}"
+            seats = (
+                f"{self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players}-{self.max_players}"
             )
+            raise ValueError(f"{self.title} takes {seats} players, got {players}")
 
     # -- rules ---------------------------------------------------------------------------
 
@@ -505,6 +512,14 @@ class Game(ABC):
         sequence per row of ``table``; None: the final scores are the income."""
         return None
 
+    @property
+    def unsupported_metrics(self) -> Mapping[str, str]:
+        """The metrics every game has (``ludolab.research.metrics.GAME_METRICS``) that this
+        game cannot support, each with why (``{"lead_change": "scores only at the end"}``): a
+        run's tables leave them out, a config that names one is refused with the reason, and
+        the per-game table holds NaN for them. None by default."""
+        return {}
+
     # -- setup features, pictures and the report ------------------------------------------
 
     key_feature: ClassVar[str | None] = None
@@ -672,6 +687,58 @@ class Game(ABC):
         return f"<ludolab game {self.name!r} ({self.title})>"
 
 
+class GameFamily(ABC):
+    """A library of games, each of which becomes a ludolab game on demand (protocol version 1).
+
+    A library such as OpenSpiel holds tens of games, each with its own parameters: listing
+    every one as an entry point would import the library to list the games, and a game added
+    to the library would need a release of the adapter. A family registers once, under
+    :data:`FAMILY_ENTRY_POINT_GROUP`::
+
+        [project.entry-points."ludolab.game_families"]
+        mylib = "mylib_adapter:FAMILY"        # a GameFamily instance
+
+    and its members are then games named ``<family>:<member>`` wherever a game's name is
+    written (``game = "mylib:chess"`` in a config, ``ludolab ladder mylib:chess``):
+    :func:`get` asks the family for the member, a :class:`Game` like any other, and
+    :func:`names` lists only the games registered one by one.
+
+    Attributes:
+        protocol: the protocol version the family's games are written for.
+        name: the registry name, the part before ``:`` (lower case, no spaces).
+        title: the family's name in prose (``"OpenSpiel"``).
+        user_errors: the family's exceptions a user can cause and fix, as for
+            :attr:`Game.user_errors`.
+    """
+
+    protocol: ClassVar[int] = PROTOCOL_VERSION
+    name: ClassVar[str]
+    title: ClassVar[str]
+    user_errors: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    raised_user_error = Game.raised_user_error
+
+    @abstractmethod
+    def members(self) -> list[str]:
+        """The names of the games the family holds (the part after ``:``), sorted; [] when the
+        library is not installed."""
+
+    @abstractmethod
+    def member(self, name: str) -> Game:
+        """The game ``name`` (the part after ``:``) as a ludolab game named
+        ``<family>:<name>``; UnknownGameError, one line saying why (the library is not
+        installed; it has no game of that name, with the nearest names), otherwise."""
+
+    def add_commands(self, sub: Any) -> None:
+        """Add the family's own commands to the command line (``sub``: the ``ludolab``
+        parser's ``argparse`` subparsers), e.g. one that lists its games; each sets ``run``.
+        None by default."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<ludolab game family {self.name!r} ({self.title})>"
+
+
 def _load(entry: Any) -> Game:
     try:
         obj = entry.load()
@@ -700,13 +767,72 @@ def _load(entry: Any) -> Game:
 
 
 @cache
-def _entries() -> dict[str, Any]:
-    return {e.name: e for e in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name)}
+def _entries(group: str = ENTRY_POINT_GROUP) -> dict[str, Any]:
+    return {e.name: e for e in sorted(entry_points(group=group), key=lambda e: e.name)}
 
 
 def names() -> list[str]:
-    """The registered games' names, sorted (nothing is imported)."""
+    """The registered games' names, sorted (nothing is imported); a family's members are not
+    among them (:func:`families`)."""
     return list(_entries())
+
+
+def families() -> list[str]:
+    """The registered game families' names, sorted (nothing is imported)."""
+    return list(_entries(FAMILY_ENTRY_POINT_GROUP))
+
+
+@cache
+def family(name: str) -> GameFamily:
+    """The registered game family ``name``; UnknownGameError if none."""
+    entry = _entries(FAMILY_ENTRY_POINT_GROUP).get(name)
+    if entry is None:
+        raise UnknownGameError(unknown_game_message(name))
+    try:
+        obj = entry.load()
+    except Exception as exc:  # an outside package's import error: say whose
+        raise GameRegistrationError(
+            f"the game family {name!r} ({entry.value}, entry point group "
+            f"{FAMILY_ENTRY_POINT_GROUP}) cannot be loaded: {type(exc).__name__}: {exc}"
+        ) from exc
+    found = obj() if isinstance(obj, type) and issubclass(obj, GameFamily) else obj
+    if not isinstance(found, GameFamily):
+        raise GameRegistrationError(
+            f"the entry point {name!r} = {entry.value} (group {FAMILY_ENTRY_POINT_GROUP}) is "
+            f"{type(found).__name__}, not a ludolab.games.GameFamily"
+        )
+    if found.protocol != PROTOCOL_VERSION or found.name != name:
+        raise GameRegistrationError(
+            f"the game family {name!r} ({entry.value}) is named {found.name!r} and written for "
+            f"game protocol {found.protocol}; the entry point's name and protocol "
+            f"{PROTOCOL_VERSION} are expected"
+        )
+    return found
+
+
+def known(name: object) -> bool:
+    """Whether ``name`` is a game :func:`get` gives: a registered game, or a member of a
+    registered family (``openspiel:go``) that the family has. Never raises."""
+    if not isinstance(name, str):
+        return False
+    if name in _entries():
+        return True
+    prefix, sep, _ = name.partition(":")
+    if not sep or prefix not in families():
+        return False
+    try:
+        get(name)
+    except UnknownGameError:
+        return False
+    return True
+
+
+def user_error_holders() -> list[Game | GameFamily]:
+    """The registered games and families: what a command line asks whether an exception is a
+    user's error (their ``raised_user_error``). A family's object is cheap to load: its
+    library loads with its first member."""
+    holders: list[Game | GameFamily] = [get(n) for n in names()]
+    return holders + [family(f) for f in families()]
 
 
 def game_of_set(source: str | Path, name_it: str = "give game=") -> str:
@@ -737,8 +863,9 @@ def source(name: str) -> dict[str, str | None]:
     """Where the registered game ``name`` comes from, for a run's provenance: its entry point
     (``module:attribute``), the distribution that registers it and that distribution's version
     (None when unknown). UnknownGameError when ``name`` is not registered."""
-    entry = _entries().get(name)
-    if entry is None:
+    prefix, sep, _ = name.partition(":")
+    entry = _entries(FAMILY_ENTRY_POINT_GROUP).get(prefix) if sep else _entries().get(name)
+    if entry is None or (sep and not known(name)):
         raise UnknownGameError(unknown_game_message(name))
     dist = getattr(entry, "dist", None)
     return {
@@ -750,7 +877,18 @@ def source(name: str) -> dict[str, str | None]:
 
 @cache
 def get(name: str) -> Game:
-    """The registered game ``name``; UnknownGameError listing the registered games if none."""
+    """The registered game ``name``, or the member ``<family>:<member>`` of a registered
+    family; UnknownGameError (one line: the registered games, or the family's reason) if
+    none."""
+    prefix, sep, member = name.partition(":")
+    if sep and prefix in families():
+        game = family(prefix).member(member)
+        if not isinstance(game, Game) or game.name != name:
+            raise GameRegistrationError(
+                f"the game family {prefix!r} gave {game!r} for {name!r}: a Game named {name!r} "
+                "is expected"
+            )
+        return game
     entry = _entries().get(name)
     if entry is None:
         raise UnknownGameError(unknown_game_message(name))
@@ -758,16 +896,34 @@ def get(name: str) -> Game:
 
 
 def unknown_game_message(name: object) -> str:
-    """``"unknown game 'chess'; the registered games are catan, gallery"`` (one line)."""
-    known = ", ".join(names()) or "none (is ludolab installed with pip install -e .?)"
-    return f"unknown game {name!r}; the registered games are {known}"
+    """``"unknown game 'chess'; the registered games are catan, gallery"`` (one line); for a
+    name in a registered family (``openspiel:goo``), the family's own reason."""
+    prefix, sep, _ = str(name).partition(":")
+    if sep and prefix in families():
+        try:
+            get(str(name))
+        except UnknownGameError as exc:
+            return str(exc)
+    listed = ", ".join(names()) or "none (is ludolab installed with pip install -e .?)"
+    also = "".join(f", and {f}:<game> ({family_title(f)})" for f in families())
+    return f"unknown game {name!r}; the registered games are {listed}{also}"
+
+
+def family_title(name: str) -> str:
+    """A registered family's title, or its name when it cannot be loaded."""
+    try:
+        return family(name).title
+    except (UnknownGameError, GameRegistrationError):
+        return name
 
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "FAMILY_ENTRY_POINT_GROUP",
     "PROTOCOL_VERSION",
     "RECORD_CORE",
     "Game",
+    "GameFamily",
     "GameRegistrationError",
     "GameState",
     "Metric",
@@ -775,7 +931,11 @@ __all__ = [
     "SetupDraw",
     "SetupSetError",
     "UnknownGameError",
+    "families",
+    "family",
     "get",
+    "known",
     "names",
     "unknown_game_message",
+    "user_error_holders",
 ]

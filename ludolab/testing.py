@@ -89,7 +89,7 @@ CHECKS: tuple[str, ...] = (
 )
 """The checks of :func:`check_game`, in the order they run."""
 
-_NAME = re.compile(r"[a-z][a-z0-9_]*")
+_NAME = re.compile(r"[a-z][a-z0-9_]*(:[a-z0-9_]+)?")  # a family's members: family:member
 _SHOWN = 12  # list items a message shows before "... (N in all)"
 
 
@@ -260,7 +260,7 @@ def _seat_counts(game: Game) -> list[int]:
 
 def _registered(check: str, name: str) -> Game | None:
     """The game registered as ``name``, or None."""
-    if name not in registry.names():
+    if not registry.known(name):
         return None
     with _calling(check, f"ludolab.games.get({name!r})"):
         return registry.get(name)
@@ -322,8 +322,8 @@ def _describe_identity(game: Game) -> None:
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise _fail(
             c,
-            f"name is {name!r}; it must be a lower-case identifier ([a-z][a-z0-9_]*), as "
-            f"configs and the command line write it",
+            f"name is {name!r}; it must be a lower-case identifier ([a-z][a-z0-9_]*; a "
+            f"family's member: family:member), as configs and the command line write it",
         )
     for other in registry.names():
         if other != name and _registered_quietly(other) is game:
@@ -1012,7 +1012,7 @@ def _check_run(suite: _Suite) -> None:
         )
     setups, per_setup = 2, 2
     config = {
-        "name": f"conformance-{game.name}",
+        "name": f"conformance-{game.name.replace(':', '-')}",
         "game": game.name,
         "seed": suite.seed,
         "players": game.default_players,

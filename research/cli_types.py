@@ -92,6 +92,6 @@ def game_name(text: str) -> str:
     """A registered game's name (:mod:`ludolab.games`)."""
     from ludolab import games
 
-    if text not in games.names():
+    if not games.known(text):
         raise argparse.ArgumentTypeError(games.unknown_game_message(text))
     return text

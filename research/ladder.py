@@ -76,11 +76,7 @@ def ladder_tasks(
     if len(set(agents)) != len(agents):
         raise ValueError("each agent may be in the ladder once; give distinct specs")
     described = games.get(game)
-    if players not in described.players:
-        raise ValueError(
-            f"{described.title} is played by {described.min_players}-{described.max_players} "
-            f"players, not {players}"
-        )
+    described.check_players(players)
     if len(agents) < players:
         raise ValueError(f"{players}-player games need at least {players} agents in the ladder")
     registry = described.agents

@@ -33,9 +33,10 @@ def ludolab(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 def test_an_unknown_game_is_one_line_naming_the_registered_ones(command, tmp_path) -> None:
     done = ludolab(command, "chess", "--out", str(tmp_path / "x"), cwd=tmp_path)
     assert done.returncode == 2
+    families = "".join(f", and {f}:<game> ({games.family(f).title})" for f in games.families())
     assert done.stderr == (
         f"ludolab: error: unknown game 'chess'; the registered games are "
-        f"{', '.join(games.names())}\n"
+        f"{', '.join(games.names())}{families}\n"
     )
     assert list(tmp_path.iterdir()) == []
 

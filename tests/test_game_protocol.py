@@ -17,8 +17,11 @@ from ludolab.games import Game, GameRegistrationError, UnknownGameError
 
 ROOT = Path(__file__).resolve().parent.parent
 
-REGISTERED = ", ".join(games.names())
-"""The registered games as the unknown-game message lists them (an installed example too)."""
+REGISTERED = ", ".join(games.names()) + "".join(
+    f", and {f}:<game> ({games.family(f).title})" for f in games.families()
+)
+"""The registered games as the unknown-game message lists them (an installed example too),
+then each family's members."""
 
 
 def test_the_built_in_games_register_through_the_entry_point_group() -> None:
@@ -41,7 +44,7 @@ def test_an_unknown_game_is_one_line_naming_the_registered_ones() -> None:
         games.get("chess")
     message = str(caught.value)
     assert "\n" not in message
-    assert message == "unknown game 'chess'; the registered games are " + ", ".join(games.names())
+    assert message == "unknown game 'chess'; the registered games are " + REGISTERED
 
 
 def _entry(name: str, obj: object = None, error: Exception | None = None) -> SimpleNamespace:
@@ -129,10 +132,12 @@ def _outside_packages() -> list[str]:
     return sorted({m.split(".")[0] for m in modules if not m.startswith("ludolab.")})
 
 
-GAME_WORD = re.compile("|".join(map(re.escape, games.names())), re.IGNORECASE)
-"""Every registered game's name (the built-in ones, and an installed outside game's)."""
+NAMED = games.names() + games.families()
+GAME_WORD = re.compile("|".join(map(re.escape, NAMED)), re.IGNORECASE)
+"""Every registered game's and family's name (the built-in ones, and an installed outside
+game's)."""
 GAME_PACKAGES = re.compile(
-    rf"^(ludolab\.(envs|research)\.({'|'.join(map(re.escape, games.names()))})"
+    rf"^(ludolab\.(envs|research)\.({'|'.join(map(re.escape, NAMED))})"
     rf"|{'|'.join(map(re.escape, _outside_packages())) or '(?!)'})(\.|$)"
 )
 """A game's own modules: the built-in games' packages, an outside game's top package."""
@@ -225,7 +230,9 @@ def test_the_protocol_reference_is_the_one_the_code_gives() -> None:
         assert f"`{name}" in page
     without_default = {n for n in games.Game.__annotations__ if n not in vars(games.Game)}
     required = set(games.Game.__abstractmethods__) | without_default
-    assert page.count("**required**") == len(required)
+    game_part, _, family_part = page.partition("## A family of games")
+    assert game_part.count("**required**") == len(required)
+    assert family_part.count("**required**") == len(games.GameFamily.__abstractmethods__) == 2
 
 
 def test_a_game_s_own_report_section_is_placed_in_the_report(monkeypatch) -> None:

@@ -60,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
     named = argv[1] if len(argv) > 1 and argv[0] in GAME_COMMANDS else "-"
-    if not named.startswith("-") and named not in games.names():  # one line, not the usage
+    if not named.startswith("-") and not games.known(named):  # one line, not the usage
         print(f"ludolab: error: {games.unknown_game_message(named)}", file=sys.stderr)
         return 2
     parser = _parser(argv)
@@ -102,6 +102,8 @@ def _parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     check.add_commands(sub)
     for name in games.names():  # the games' own commands (Catan's count, Gallery's exhibits)
         games.get(name).add_commands(sub)
+    for name in games.families():  # a family's (listing its games)
+        games.family(name).add_commands(sub)
     experiments.add_commands(sub)
     design.add_commands(sub)
     puzzles.add_commands(sub, argv)

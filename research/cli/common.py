@@ -51,7 +51,7 @@ def is_user_error(exc: BaseException) -> bool:
         loaded = sys.modules.get(module)
         if loaded is not None and isinstance(exc, getattr(loaded, name)):
             return True
-    return any(games.get(name).raised_user_error(exc) for name in games.names())
+    return any(holder.raised_user_error(exc) for holder in games.user_error_holders())
 
 
 SIZE_ARGUMENTS = {"n": "-n", "games": "--games", "draws": "--draws"}

@@ -11,7 +11,8 @@ for Masters Gallery)::
 
     [design]
     constraints = "tournament"     # the base set every candidate starts from
-    sampler = "uniform"            # how each candidate's boards are drawn (default uniform)
+    sampler = "uniform"            # how each candidate's boards are drawn (default: the
+                                   # game's default sampler)
     baseline = { "intersection-cap.max" = 12 }   # optional: the baseline's values (default:
                                    # the base set as it is); the confirmation compares with it
     trials = 40                    # the budget: trials, games and/or minutes (the first reached)

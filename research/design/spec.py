@@ -325,7 +325,7 @@ def parse_design(
     src.known_keys(design, DESIGN_KEYS, "design.")
     experiment = {k: v for k, v in data.items() if k != "design"}
     game = data.get("game")
-    if game not in registry.names():
+    if not registry.known(game):
         message = (
             registry.unknown_game_message(game)
             if game is not None
@@ -338,7 +338,7 @@ def parse_design(
         base_set = described.set_constraints(set_path(src, constraints) or constraints)
     except SetupSetError as exc:
         raise src.fail("design.constraints", str(exc)) from None
-    sampler = src.string(design, "sampler", "design.", default="uniform")
+    sampler = src.string(design, "sampler", "design.", default=described.default_sampler)
 
     # Everything an experiment checks (lineups, options, metrics, seed, players, sizes) is
     # checked by reading the baseline as an experiment's one condition.

@@ -104,7 +104,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
         blocks.append(Block("p", cfg["description"]))
     blocks += summary_blocks(analysis)
     # a run of a game no longer installed still reads: its registry name and "setup"
-    described = games.get(cfg["game"]) if cfg["game"] in games.names() else None
+    described = games.get(cfg["game"]) if games.known(cfg["game"]) else None
     title = described.title if described else cfg["game"]
     noun = described.setup_noun if described else "setup"
     lineup_text = [
@@ -367,7 +367,7 @@ def families_phrase(analysis: Analysis) -> str:
 
 def _game_section(data: Any) -> list[Block]:
     """The game's own section (``Game.report_section``), when it gives one and is installed."""
-    if data.game not in games.names():
+    if not games.known(data.game):
         return []
     section = games.get(data.game).report_section(data.per_game)
     if section is None:

@@ -71,7 +71,7 @@ class RunData:
 def metric_column(name: str) -> str:
     """A registry name (``catan.sevens``, ``turns``) as its per-game column (``sevens``)."""
     prefix, dot, column = name.partition(".")
-    return column if dot and prefix in games.names() else name
+    return column if dot and games.known(prefix) else name
 
 
 def tested_metrics(data: RunData) -> list[str]:

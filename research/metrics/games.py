@@ -195,6 +195,8 @@ def per_game_metrics(
     order = ["n_players", "turns", "rounds", "truncated", "winner", "winners", "shared_win"]
     order += [c for c in GAME_METRICS if c not in order] + [c for c in own if c not in order]
     metrics = pd.DataFrame(rows, columns=order)
+    for column in registry.get(which).unsupported_metrics:  # NaN, not a number that misleads
+        metrics[column] = np.nan
     metrics["winner"] = metrics["winner"].astype("Int64")
     shared: dict[tuple[int, ...], tuple[int, ...]] = {}
     metrics["winners"] = [shared.setdefault(w, w) for w in metrics["winners"]]

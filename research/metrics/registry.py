@@ -285,7 +285,7 @@ def registry_unit(name: str) -> str:
     say ``score``, each game's own."""
     metric = METRICS[name]
     game, _, _ = name.partition(".")
-    if metric.unit == SCORE and game in games.names():
+    if metric.unit == SCORE and games.known(game):
         return games.get(game).score_unit
     return metric.unit
 

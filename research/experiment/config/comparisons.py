@@ -17,8 +17,11 @@ from ludolab.research.metrics.registry import CONDITION_METRICS, GAME_METRICS, M
 
 
 def game_metrics(game: str) -> list[str]:
-    """Registry names of the per-game metrics of ``game`` (shared ones, then its own)."""
-    return list(GAME_METRICS) + [f"{game}.{k}" for k in games.get(game).metrics]
+    """Registry names of the per-game metrics of ``game`` (shared ones it supports, then its
+    own)."""
+    described = games.get(game)
+    shared = [m for m in GAME_METRICS if m not in described.unsupported_metrics]
+    return shared + [f"{game}.{k}" for k in described.metrics]
 
 
 def allowed_metrics(game: str) -> list[str]:
@@ -64,10 +67,13 @@ def read_metrics(
         resolved = resolve_metric(name, game, players)
         if resolved is None:
             prefix = name.partition(".")[0]
+            unsupported = games.get(game).unsupported_metrics
             why = (
                 f"a {games.get(prefix).title} metric; this experiment plays "
                 f"{games.get(game).title}"
-                if prefix != game and prefix in games.names()
+                if prefix != game and games.known(prefix)
+                else f"not supported by {games.get(game).title}: {unsupported[name]}"
+                if name in unsupported
                 else "not a metric"
             )
             raise src.fail(

@@ -67,7 +67,7 @@ def parse_experiment(
     if "game" not in data:  # `ludolab run` also takes puzzle studies: say so
         known = ", ".join(games.names())
         raise src.fail("game", f"missing; give one of {known} (or sudoku, a puzzle study)")
-    if data["game"] not in games.names():
+    if not games.known(data["game"]):
         unknown = games.unknown_game_message(data["game"])
         raise src.fail("game", f"{unknown} (or sudoku, a puzzle study)")
     game = str(data["game"])

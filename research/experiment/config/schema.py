@@ -166,8 +166,9 @@ TOP_KEYS = (
 def _described(game: object) -> list[games.Game]:
     # The game, or every registered one when ``game`` is not a registered name (such a config
     # is refused for its game, not for its keys).
-    named = games.names()
-    return [games.get(str(game))] if game in named else [games.get(n) for n in named]
+    if games.known(game):
+        return [games.get(str(game))]
+    return [games.get(n) for n in games.names()]
 
 
 def top_keys(game: object) -> tuple[str, ...]:
