@@ -114,7 +114,7 @@ compiler:
 $(STAMP): pyproject.toml setup.py $(wildcard envs/catan/*.py envs/catan/agents/*.py) research/catan/kernel.py research/catan/token_lister.py research/catan/listers.c envs/catan/core.c examples/goofspiel/pyproject.toml $(wildcard examples/goofspiel/ludolab_goofspiel/sets/*.toml)
 	@[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e '.[dev,openspiel]'
 	# The example game from outside the package, installed as its users install theirs (its
 	# tests run with the suite's).
 	$(BIN)/python -m pip install -q --no-deps -e examples/goofspiel
