@@ -287,9 +287,12 @@ def test_a_run_of_an_openspiel_game_reruns_byte_identical(game: str, tmp_path: P
     assert "lead_change" not in report and "first_seat_win" in report
 
 
-def test_plan_sizes_an_openspiel_study(tmp_path: Path, capsys) -> None:
+@pytest.mark.parametrize("game", RUNS)
+def test_plan_sizes_an_openspiel_study(game: str, tmp_path: Path, capsys) -> None:
+    constraint, body = RUNS[game]
+    (tmp_path / "set.toml").write_text(f'name = "s"\n[[constraint]]\nname = "{constraint}"\n{body}')
     (tmp_path / "c.toml").write_text(
-        _config("openspiel:tic_tac_toe", "defaults")
+        _config(game, "set.toml")
         + '[[conditions]]\nname = "b"\nconstraints = "defaults"\n'
         + "[comparisons]\nmargins = { first_seat_win = 0.2 }\n"
     )
@@ -298,23 +301,43 @@ def test_plan_sizes_an_openspiel_study(tmp_path: Path, capsys) -> None:
     assert "Recommended: setups = " in out and "first_seat_win" in out
 
 
-def test_a_design_search_varies_a_game_parameter(tmp_path: Path) -> None:
-    (tmp_path / "pig.toml").write_text(
-        'name = "pig"\n[[constraint]]\nname = "parameters"\nwinscore = 20\n'
-    )
+# Per game, a design parameter: a game parameter, or an opening constraint on or off.
+DESIGNS = {
+    "openspiel:connect_four": (
+        "parameters",
+        "rows = 4\ncolumns = 5\n",
+        'name = "parameters.rows"\nlow = 4\nhigh = 6\n',
+    ),
+    "openspiel:pig": (
+        "parameters",
+        "winscore = 20\n",
+        'name = "parameters.winscore"\nlow = 5\nhigh = 40\n',
+    ),
+    "openspiel:kuhn_poker": (
+        "opening",
+        'allow = [["Deal:2"], []]\n',
+        'name = "opening"\nchoices = ["on", "off"]\n',
+    ),
+}
+
+
+@pytest.mark.parametrize("game", DESIGNS)
+def test_a_design_search_varies_a_game_s_setup(game: str, tmp_path: Path) -> None:
+    constraint, body, parameter = DESIGNS[game]
+    (tmp_path / "s.toml").write_text(f'name = "s"\n[[constraint]]\nname = "{constraint}"\n{body}')
     (tmp_path / "d.toml").write_text(
-        'name = "d"\ngame = "openspiel:pig"\nseed = 2\nplayers = 2\nsetups = 6\n'
+        f'name = "d"\ngame = "{game}"\nseed = 2\nplayers = 2\nsetups = 6\n'
         'games_per_setup = 2\n[[lineups]]\nname = "random"\nseats = "random"\n'
-        '[design]\nconstraints = "pig.toml"\ntrials = 3\nrungs = 1\nstartup_trials = 3\n'
-        '[[design.parameters]]\nname = "parameters.winscore"\nlow = 5\nhigh = 40\n'
-        '[[design.objectives]]\nmetric = "turns"\ngoal = "minimize"\nmargin = 5\n'
+        '[design]\nconstraints = "s.toml"\ntrials = 3\nrungs = 1\nstartup_trials = 3\n'
+        f"[[design.parameters]]\n{parameter}"
+        '[[design.objectives]]\nmetric = "first_seat_win"\ntarget = 0.5\nmargin = 0.2\n'
         "[design.confirm]\ncandidates = 1\ngames_per_setup = 2\nmin_setups = 6\n"
         "max_setups = 6\n"
     )
     assert main(["design", str(tmp_path / "d.toml"), "--out", str(tmp_path / "out"), "-q"]) == 0
     trials = (tmp_path / "out" / "d" / "trials.csv").read_text()
-    assert "parameters.winscore" in trials
-    assert "Confirmation" in (tmp_path / "out" / "d" / "report.md").read_text()
+    assert parameter.split('"')[1] in trials
+    assert "## Confirmation" in (tmp_path / "out" / "d" / "report.md").read_text()
 
 
 @pytest.mark.parametrize(

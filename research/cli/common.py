@@ -170,9 +170,11 @@ def add_game_commands(
     ``sub``. Only the one ``argv`` names gets its flags from ``build``: they come from the
     game's modules (its rule options, agents, samplers), whose engines load numpy and
     Gymnasium, which ``ludolab --help`` and ``ludolab completion`` need not wait for (so a
-    completion script completes the games' names, not their flags)."""
+    completion script completes the games' names, not their flags). A family's member
+    (``openspiel:go``) gets its subcommand when ``argv`` names it."""
     chosen = argv[1] if len(argv) > 1 and argv[0] == command else None
-    for name in games.names():
+    member = [chosen] if chosen not in games.names() and games.known(chosen) else []
+    for name in games.names() + member:
         game = games.get(name)
         parser = sub.add_parser(name, help=help_of(game), description=help_of(game))
         if name == chosen:

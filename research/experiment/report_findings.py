@@ -49,9 +49,9 @@ def decimals_of(analysis: Analysis, metric: str) -> int:
 
 
 def unit_word(unit: str) -> str:
-    """A registry unit as it reads after a number: '' for counts and shares, 'turns' for a
-    turn index."""
-    unit = {"count": "", "turn": "turns"}.get(unit, unit)
+    """A registry unit as it reads after a number: '' for counts, shares and the mean of a
+    yes/no metric (a share of games), 'turns' for a turn index."""
+    unit = {"count": "", "bool": "", "turn": "turns"}.get(unit, unit)
     return "" if "[" in unit or "(" in unit else unit
 
 

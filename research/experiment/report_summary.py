@@ -20,6 +20,7 @@ import pandas as pd
 
 from ludolab.research.experiment.analysis import Analysis
 from ludolab.research.experiment.report_findings import (
+    amount,
     decimals_of,
     margin_text,
     metric_unit_of,
@@ -299,10 +300,10 @@ def trend_sentences(analysis: Analysis) -> list[str]:
     for (_, r), d in zip(t.iterrows(), trend_decimals(t), strict=True):
         if not r["significant"]:
             continue
-        word = unit_word(metric_unit_of(analysis, r["metric"]))
+        by = amount(abs(r["slope"]), metric_unit_of(analysis, r["metric"]), d)
         out.append(
             f"**Trend** ({r['lineup']}, sweep {r['sweep']}): {label(r['metric'])} "
-            f"{'rises' if r['slope'] > 0 else 'falls'} by {fixed(abs(r['slope']), d)} {word} "
+            f"{'rises' if r['slope'] > 0 else 'falls'} by {by} "
             f"per unit of {r['parameter'].removeprefix('options.')} (corrected p "
             f"{p_is(r['p_adj'])})."
         )

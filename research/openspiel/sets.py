@@ -27,6 +27,7 @@ allowed share exactly where the openings can be listed.
 from __future__ import annotations
 
 import random
+import textwrap
 import time
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -48,8 +49,8 @@ from ludolab.research.set_names import shipped_set_file, shipped_set_names
 SETS_FOLDER = ("ludolab.research", "openspiel", "sets")
 CONSTRAINTS = {
     "parameters": "the game's parameters, each as name = value (the game's defaults for the rest)",
-    "opening": "allow = one list per chance event before the first decision: the outcomes it "
-    "may have, by OpenSpiel's names ([]: any)",
+    "opening": "allow = a list per chance event before the first decision: the outcomes it may "
+    "have, by OpenSpiel's names ([]: any)",
 }
 MAX_DRAWS = 200_000
 """Openings the rejection sampler draws at most for one condition before it gives up."""
@@ -297,7 +298,10 @@ def describe(source: str | Path) -> str:
 def library() -> str:
     """The constraints an OpenSpiel set may list, for ``ludolab constraints list``."""
     lines = ["OpenSpiel games (openspiel:<game>): constraints"]
-    lines += [f"  {name}: {what}" for name, what in CONSTRAINTS.items()]
+    lines += [
+        textwrap.fill(f"{name}: {what}", 100, initial_indent="  ", subsequent_indent="    ")
+        for name, what in CONSTRAINTS.items()
+    ]
     lines.append("shipped sets: " + ", ".join(shipped()))
     return "\n".join(lines)
 
