@@ -56,10 +56,14 @@ def null_part(config: Path, seeds: int, workers: int) -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(1, seeds + 1):
-            path = Path(tmp) / config.name
+            # beside the config, so that the set files it names resolve as they do for it
+            path = config.parent / f".calibration-{seed}-{config.name}"
             path.write_text(with_seed(text, seed))
             start = time.perf_counter()
-            result = run_experiment(path, out=Path(tmp) / "runs", workers=workers, quiet=True)
+            try:
+                result = run_experiment(path, out=Path(tmp) / "runs", workers=workers, quiet=True)
+            finally:
+                path.unlink()
             table = pd.read_csv(result.path / "comparisons.csv")
             confirm = table[table["family"] != "exploratory"]
             per_metric = confirm.groupby(["lineup", "metric"])["p"].transform(
