@@ -787,24 +787,30 @@ def family(name: str) -> GameFamily:
     """The registered game family ``name``; UnknownGameError if none."""
     entry = _entries(FAMILY_ENTRY_POINT_GROUP).get(name)
     if entry is None:
-        raise UnknownGameError(unknown_game_message(name))
+        raise UnknownGameError(f"unknown game family {name!r}; the registered families are "
+                               f"{', '.join(families()) or 'none'}")
+    return _load_family(entry)
+
+
+def _load_family(entry: Any) -> GameFamily:
     try:
         obj = entry.load()
     except Exception as exc:  # an outside package's import error: say whose
         raise GameRegistrationError(
-            f"the game family {name!r} ({entry.value}, entry point group "
+            f"the game family {entry.name!r} ({entry.value}, entry point group "
             f"{FAMILY_ENTRY_POINT_GROUP}) cannot be loaded: {type(exc).__name__}: {exc}"
         ) from exc
     found = obj() if isinstance(obj, type) and issubclass(obj, GameFamily) else obj
     if not isinstance(found, GameFamily):
         raise GameRegistrationError(
-            f"the entry point {name!r} = {entry.value} (group {FAMILY_ENTRY_POINT_GROUP}) is "
-            f"{type(found).__name__}, not a ludolab.games.GameFamily"
+            f"the entry point {entry.name!r} = {entry.value} (group "
+            f"{FAMILY_ENTRY_POINT_GROUP}) is {type(found).__name__}, not a "
+            "ludolab.games.GameFamily"
         )
-    if found.protocol != PROTOCOL_VERSION or found.name != name:
+    if found.protocol != PROTOCOL_VERSION or found.name != entry.name:
         raise GameRegistrationError(
-            f"the game family {name!r} ({entry.value}) is named {found.name!r} and written for "
-            f"game protocol {found.protocol}; the entry point's name and protocol "
+            f"the game family {entry.name!r} ({entry.value}) is named {found.name!r} and "
+            f"written for game protocol {found.protocol}; the entry point's name and protocol "
             f"{PROTOCOL_VERSION} are expected"
         )
     return found
@@ -832,7 +838,12 @@ def user_error_holders() -> list[Game | GameFamily]:
     user's error (their ``raised_user_error``). A family's object is cheap to load: its
     library loads with its first member."""
     holders: list[Game | GameFamily] = [get(n) for n in names()]
-    return holders + [family(f) for f in families()]
+    for name in families():
+        try:
+            holders.append(family(name))
+        except GameRegistrationError:  # a broken family raised nothing of its own
+            continue
+    return holders
 
 
 def game_of_set(source: str | Path, name_it: str = "give game=") -> str:

@@ -74,6 +74,37 @@ def test_a_bad_registration_says_which_entry_point_and_why(entry: object, messag
         games._load(entry)
 
 
+class _Family(games.GameFamily):
+    name = "lib"
+    title = "A library"
+
+    def members(self) -> list[str]:
+        return ["one"]
+
+    def member(self, name: str) -> Game:
+        raise games.UnknownGameError(f"lib:{name}: no such game")
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        (_entry("broken", error=ImportError("no x")), "family 'broken' .* cannot be loaded"),
+        (_entry("notfamily", obj=games.get("catan")), "is Catan, not a ludolab.games.GameFamily"),
+        (_entry("other", obj=_Family()), "is named 'lib' and written for game protocol 1"),
+    ],
+)
+def test_a_bad_family_registration_says_which_entry_point_and_why(
+    entry: object, message: str
+) -> None:
+    with pytest.raises(GameRegistrationError, match=message):
+        games._load_family(entry)
+
+
+def test_a_family_class_is_instantiated() -> None:
+    family = games._load_family(_entry("lib", obj=_Family))
+    assert isinstance(family, _Family) and family.members() == ["one"]
+
+
 def test_a_registered_game_class_is_instantiated() -> None:
     game = games._load(_entry("catan", obj=type(games.get("catan"))))
     assert isinstance(game, Game) and game.name == "catan"
