@@ -180,7 +180,7 @@ class AgentRegistry:
     def _checked(self, cls: object, where: str) -> type[Agent]:
         if not (isinstance(cls, type) and issubclass(cls, Agent)):
             raise AgentSpecError(f"agent {where!r}: {cls!r} is not a ludolab Agent subclass")
-        # a family's agents play each of its games (openspiel's play openspiel:go)
+        # a family's agents play each of its games (mylib's play mylib:chess)
         if cls.game not in (self.game, self.game.partition(":")[0], Agent.game):
             raise AgentSpecError(
                 f"agent {where!r}: {cls.__name__} plays {cls.game}, not {self.game}"

@@ -48,7 +48,7 @@ ENTRY_POINT_GROUP = "ludolab.games"
 
 FAMILY_ENTRY_POINT_GROUP = "ludolab.game_families"
 """The entry-point group game families register under (:class:`GameFamily`): a library of many
-games, each a ludolab game named ``<family>:<member>`` (``openspiel:go``)."""
+games, each a ludolab game named ``<family>:<member>`` (``mylib:chess``)."""
 
 
 RECORD_CORE: dict[str, str] = {
@@ -690,9 +690,9 @@ class Game(ABC):
 class GameFamily(ABC):
     """A library of games, each of which becomes a ludolab game on demand (protocol version 1).
 
-    A library such as OpenSpiel holds tens of games, each with its own parameters: listing
-    every one as an entry point would import the library to list the games, and a game added
-    to the library would need a release of the adapter. A family registers once, under
+    A game-playing framework may hold tens of games, each with its own parameters: listing
+    every one as an entry point would import the framework to list the games, and a game added
+    to it would need a release of the adapter. A family registers once, under
     :data:`FAMILY_ENTRY_POINT_GROUP`::
 
         [project.entry-points."ludolab.game_families"]
@@ -706,7 +706,7 @@ class GameFamily(ABC):
     Attributes:
         protocol: the protocol version the family's games are written for.
         name: the registry name, the part before ``:`` (lower case, no spaces).
-        title: the family's name in prose (``"OpenSpiel"``).
+        title: the family's name in prose (``"My library"``).
         user_errors: the family's exceptions a user can cause and fix, as for
             :attr:`Game.user_errors`.
     """
@@ -740,30 +740,37 @@ class GameFamily(ABC):
 
 
 def _load(entry: Any) -> Game:
+    return _registered_object(entry, ENTRY_POINT_GROUP, Game, "game")
+
+
+def _registered_object(entry: Any, group: str, kind: type, what: str) -> Any:
+    """The object the entry point ``entry`` of ``group`` registers: an instance of ``kind`` (a
+    subclass given is instantiated), written for this protocol and named as the entry point
+    (``what``: "game", "game family"); GameRegistrationError saying which and why otherwise."""
     try:
         obj = entry.load()
     except Exception as exc:  # an outside package's import error: say whose
         raise GameRegistrationError(
-            f"the game {entry.name!r} ({entry.value}, entry point group {ENTRY_POINT_GROUP}) "
+            f"the {what} {entry.name!r} ({entry.value}, entry point group {group}) "
             f"cannot be loaded: {type(exc).__name__}: {exc}"
         ) from exc
-    game = obj() if isinstance(obj, type) and issubclass(obj, Game) else obj
-    if not isinstance(game, Game):
+    found = obj() if isinstance(obj, type) and issubclass(obj, kind) else obj
+    if not isinstance(found, kind):
         raise GameRegistrationError(
-            f"the entry point {entry.name!r} = {entry.value} (group {ENTRY_POINT_GROUP}) is "
-            f"{type(game).__name__}, not a ludolab.games.Game"
+            f"the entry point {entry.name!r} = {entry.value} (group {group}) is "
+            f"{type(found).__name__}, not a ludolab.games.{kind.__name__}"
         )
-    if game.protocol != PROTOCOL_VERSION:
+    if found.protocol != PROTOCOL_VERSION:
         raise GameRegistrationError(
-            f"the game {entry.name!r} ({entry.value}) is written for game protocol "
-            f"{game.protocol}; this ludolab speaks version {PROTOCOL_VERSION}"
+            f"the {what} {entry.name!r} ({entry.value}) is written for game protocol "
+            f"{found.protocol}; this ludolab speaks version {PROTOCOL_VERSION}"
         )
-    if game.name != entry.name:
+    if found.name != entry.name:
         raise GameRegistrationError(
-            f"the entry point {entry.name!r} = {entry.value} registers a game named "
-            f"{game.name!r}; the two names must be the same"
+            f"the entry point {entry.name!r} = {entry.value} registers a {what} named "
+            f"{found.name!r}; the two names must be the same"
         )
-    return game
+    return found
 
 
 @cache
@@ -793,32 +800,12 @@ def family(name: str) -> GameFamily:
 
 
 def _load_family(entry: Any) -> GameFamily:
-    try:
-        obj = entry.load()
-    except Exception as exc:  # an outside package's import error: say whose
-        raise GameRegistrationError(
-            f"the game family {entry.name!r} ({entry.value}, entry point group "
-            f"{FAMILY_ENTRY_POINT_GROUP}) cannot be loaded: {type(exc).__name__}: {exc}"
-        ) from exc
-    found = obj() if isinstance(obj, type) and issubclass(obj, GameFamily) else obj
-    if not isinstance(found, GameFamily):
-        raise GameRegistrationError(
-            f"the entry point {entry.name!r} = {entry.value} (group "
-            f"{FAMILY_ENTRY_POINT_GROUP}) is {type(found).__name__}, not a "
-            "ludolab.games.GameFamily"
-        )
-    if found.protocol != PROTOCOL_VERSION or found.name != entry.name:
-        raise GameRegistrationError(
-            f"the game family {entry.name!r} ({entry.value}) is named {found.name!r} and "
-            f"written for game protocol {found.protocol}; the entry point's name and protocol "
-            f"{PROTOCOL_VERSION} are expected"
-        )
-    return found
+    return _registered_object(entry, FAMILY_ENTRY_POINT_GROUP, GameFamily, "game family")
 
 
 def known(name: object) -> bool:
     """Whether ``name`` is a game :func:`get` gives: a registered game, or a member of a
-    registered family (``openspiel:go``) that the family has. Never raises."""
+    registered family (``mylib:chess``) that the family has. Never raises."""
     if not isinstance(name, str):
         return False
     if name in _entries():
@@ -908,7 +895,7 @@ def get(name: str) -> Game:
 
 def unknown_game_message(name: object) -> str:
     """``"unknown game 'chess'; the registered games are catan, gallery"`` (one line); for a
-    name in a registered family (``openspiel:goo``), the family's own reason."""
+    name in a registered family (``mylib:chesss``), the family's own reason."""
     prefix, sep, _ = str(name).partition(":")
     if sep and prefix in families():
         try:

@@ -90,7 +90,7 @@ class _Family(games.GameFamily):
     [
         (_entry("broken", error=ImportError("no x")), "family 'broken' .* cannot be loaded"),
         (_entry("notfamily", obj=games.get("catan")), "is Catan, not a ludolab.games.GameFamily"),
-        (_entry("other", obj=_Family()), "is named 'lib' and written for game protocol 1"),
+        (_entry("other", obj=_Family()), "registers a game family named 'lib'"),
     ],
 )
 def test_a_bad_family_registration_says_which_entry_point_and_why(

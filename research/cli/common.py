@@ -171,7 +171,7 @@ def add_game_commands(
     game's modules (its rule options, agents, samplers), whose engines load numpy and
     Gymnasium, which ``ludolab --help`` and ``ludolab completion`` need not wait for (so a
     completion script completes the games' names, not their flags). A family's member
-    (``openspiel:go``) gets its subcommand when ``argv`` names it."""
+    (``mylib:chess``) gets its subcommand when ``argv`` names it."""
     chosen = argv[1] if len(argv) > 1 and argv[0] == command else None
     member = [chosen] if chosen not in games.names() and games.known(chosen) else []
     for name in games.names() + member:
