@@ -1,0 +1,1 @@
+"""Splendor (Marc André, Space Cowboys 2014): its components and rules engine."""
