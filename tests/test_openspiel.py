@@ -210,7 +210,9 @@ def test_parameters_are_checked_against_the_game(tmp_path: Path) -> None:
     assert game.set_parameters(ok) == ["parameters.board_size", "parameters.komi"]
     with pytest.raises(SetupSetError, match="takes no parameter 'komii'; its parameters: "):
         game.load_set(ok, {"parameters.komii": 5}, players=2, options=None)
-    with pytest.raises(SetupSetError, match="board_size: expected a int"):
+    with pytest.raises(
+        SetupSetError, match="board_size: expected a whole number .the default is 19., got 'big'"
+    ):
         game.load_set(ok, {"parameters.board_size": "big"}, players=2, options=None)
 
 

@@ -197,9 +197,11 @@ def checked_parameters(
         else:
             ok = isinstance(value, str)
         if not ok:
+            kind = {bool: "true or false", int: "a whole number", float: "a number"}.get(
+                type(default), "a string"
+            )
             raise OpenSpielError(
-                f"{where}.{key}: expected a {type(default).__name__} (the default is "
-                f"{default!r}), got {value!r}"
+                f"{where}.{key}: expected {kind} (the default is {default!r}), got {value!r}"
             )
         out[key] = value
     return tuple(sorted(out.items()))
