@@ -3,27 +3,13 @@ seed; greedy beats random; and greedy reads nothing its seat cannot see."""
 
 from __future__ import annotations
 
-import random
-
 from ludolab.envs.splendor.agents import REGISTRY
-from ludolab.envs.splendor.cards import CARDS
-from ludolab.envs.splendor.engine import Deal, SplendorState
+from ludolab.envs.splendor.engine import SplendorState, fair_deal
 from ludolab.envs.splendor.play import play_game
 
 
-def shuffled(players: int, seed: int) -> Deal:
-    """A fair deal: each deck and the nobles shuffled from ``seed``."""
-    rng = random.Random(seed)
-    decks = []
-    for level in (1, 2, 3):
-        ids = [c.id for c in CARDS if c.level == level]
-        rng.shuffle(ids)
-        decks.append(tuple(ids))
-    return Deal((decks[0], decks[1], decks[2]), tuple(rng.sample(range(10), players + 1)), players)
-
-
 def test_a_game_is_a_function_of_its_deal_agents_and_seed() -> None:
-    deal = shuffled(3, 1)
+    deal = fair_deal(3, 1)
     lineup = ["greedy", "random", "greedy:nobles=0"]
     one = play_game(deal, [REGISTRY.parse(a) for a in lineup], 5)
     two = play_game(deal, [REGISTRY.parse(a) for a in lineup], 5)
@@ -36,7 +22,7 @@ def test_greedy_beats_random_and_games_end_by_the_rules() -> None:
     wins = 0
     for seed in range(40):
         seats = ["greedy", "random"] if seed % 2 == 0 else ["random", "greedy"]
-        record = play_game(shuffled(2, seed), [REGISTRY.parse(a) for a in seats], seed)
+        record = play_game(fair_deal(2, seed), [REGISTRY.parse(a) for a in seats], seed)
         assert not record.truncated and max(record.final_scores) >= 15
         wins += seats.index("greedy") in record.winners
     assert wins >= 36  # 100 of 100 when measured
@@ -45,7 +31,7 @@ def test_greedy_beats_random_and_games_end_by_the_rules() -> None:
 def test_greedy_does_not_read_a_card_reserved_face_down_by_another_seat() -> None:
     """Two games differing only in the card seat 1 reserved from a deck (unseen by seat 0):
     greedy at seat 0 decides the same."""
-    deal = shuffled(2, 3)
+    deal = fair_deal(2, 3)
     a = SplendorState(deal)
     a.step(0)  # seat 0 takes three gems
     b = a.clone()

@@ -31,6 +31,7 @@ from ludolab.envs.splendor.engine import (
     DealError,
     SplendorOptions,
     SplendorState,
+    fair_deal,
     price,
 )
 
@@ -337,14 +338,8 @@ def test_a_game_that_never_ends_is_cut_off_with_no_winner() -> None:
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**31), st.sampled_from([2, 3, 4]))
 def test_random_games_keep_every_token_card_and_noble_in_one_place(seed: int, players: int):
+    state = SplendorState(fair_deal(players, seed))
     rng = random.Random(seed)
-    decks = []
-    for level in (1, 2, 3):
-        ids = [c.id for c in CARDS if c.level == level]
-        rng.shuffle(ids)
-        decks.append(tuple(ids))
-    nobles = tuple(rng.sample(range(10), players + 1))
-    state = SplendorState(Deal((decks[0], decks[1], decks[2]), nobles, players))
     while not state.done:
         legal = state.legal_actions()
         assert legal and legal == sorted(legal)

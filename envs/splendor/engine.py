@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -223,6 +224,19 @@ def price(cost: Sequence[int], bonuses: Sequence[int], tokens: Sequence[int]) ->
         return None
     pay[GOLD] = short
     return pay
+
+
+def fair_deal(players: int, seed: int) -> Deal:
+    """A deal as the rules set the game up: each level's deck shuffled, and players + 1 nobles
+    drawn, every random choice from ``seed`` (``random.Random("ludolab.splendor.deal:<seed>")``)."""
+    rng = random.Random(f"ludolab.splendor.deal:{seed}")
+    decks = []
+    for level in range(1, LEVELS + 1):
+        ids = [c.id for c in CARDS if c.level == level]
+        rng.shuffle(ids)
+        decks.append(tuple(ids))
+    nobles = tuple(rng.sample(range(len(NOBLES)), players + 1))
+    return Deal((decks[0], decks[1], decks[2]), nobles, players)
 
 
 class SplendorState:
@@ -537,5 +551,6 @@ __all__ = [
     "SplendorOptions",
     "SplendorState",
     "describe",
+    "fair_deal",
     "price",
 ]
