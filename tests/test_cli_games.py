@@ -228,3 +228,18 @@ def test_constraints_list_can_name_one_game(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Masters Gallery deal constraints")
     assert "Catan" not in done.stdout
+
+
+def test_a_set_with_a_raw_minizinc_constraint_is_known_as_catan_s(tmp_path, capsys) -> None:
+    """``minizinc`` (a raw expression on the board model) names no game, but only Catan has
+    it: ``constraints show`` finds the game without --game."""
+    from ludolab.research.cli import main
+
+    path = tmp_path / "no-ore-centre.toml"
+    path.write_text(
+        'name = "no-ore-centre"\n[[constraint]]\nname = "red-numbers-apart"\n'
+        '[[constraint]]\nname = "minizinc"\ncode = "terrain[10] != 4"\nreads = ["terrain"]\n'
+    )
+    assert games.game_of_set(path) == "catan"
+    assert main(["constraints", "show", str(path), "--model"]) == 0
+    assert "terrain[10] != 4" in capsys.readouterr().out

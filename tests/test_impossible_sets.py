@@ -349,3 +349,20 @@ def test_the_starting_searches_in_two_goes_draw_what_one_go_draws():
     rest = random_boards(space, 6 - len(first), rng, tries=37)
     assert 0 < len(first) < 6
     assert np.array_equal(whole, np.concatenate([first, rest]))
+
+
+def test_a_design_on_a_set_with_no_board_names_its_own_key(impossible_file, tmp_path, capsys):
+    """The design reads its base set as an experiment's condition: the error names the key the
+    user wrote, design.constraints, not the probe's conditions[0]."""
+    design = tmp_path / "design.toml"
+    design.write_text(
+        f'name = "d"\ngame = "catan"\nseed = 1\nplayers = 4\nboards = 4\n'
+        f'games_per_board = 2\n[[lineups]]\nname = "greedy"\nseats = "greedy"\n'
+        f'[design]\nconstraints = "{impossible_file.name}"\ntrials = 2\n'
+        '[[design.parameters]]\nname = "resource-pips"\nchoices = ["on", "off"]\n'
+        '[[design.objectives]]\nmetric = "turns"\ngoal = "minimize"\n'
+    )
+    assert main(["design", str(design), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "key 'design.constraints'" in err and "has no board" in err, err
+    assert "conditions[0]" not in err and not (tmp_path / "out").exists()

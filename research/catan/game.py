@@ -289,7 +289,8 @@ class Catan(Game):
         from ludolab.research.set_names import set_file_constraints
 
         names = set_file_constraints(source)
-        return bool(names) and names <= set(REGISTRY)
+        # `minizinc`, a raw MiniZinc expression on the board model, is Catan's too
+        return bool(names) and names <= set(REGISTRY) | {"minizinc"}
 
     def parameter_unit(self, constraints: str, params: Mapping[str, Any], name: str) -> str:
         from ludolab.research.catan.constraint_set import load_constraint_set

@@ -346,7 +346,10 @@ def parse_design(
         **experiment,
         "conditions": [{"name": "baseline", "constraints": constraints, "sampler": sampler}],
     }
-    config = parse_experiment(probe, label, base)
+    try:
+        config = parse_experiment(probe, label, base)
+    except ConfigError as exc:  # the probe's one condition is [design]'s: name what was written
+        raise ConfigError(str(exc).replace("key 'conditions[0].", "key 'design.")) from None
 
     parameters = tuple(
         _parameter(src, entry, i, constraints, base_set, game)
