@@ -110,16 +110,14 @@ def test_mcts_refuses_a_game_that_hides_cards_and_ismcts_plays_it_the_same_twice
 def test_a_game_is_a_function_of_its_setup_agents_and_seed() -> None:
     setup = _pig()
     game = games.get("openspiel:pig")
-    one = game.play(
-        setup, [game.agents.parse("mcts:simulations=20")] * 1 + [game.agents.make("random")], 5
-    )
-    two = game.play(
-        setup, [game.agents.parse("mcts:simulations=20"), game.agents.make("random")], 5
-    )
+
+    def lineup() -> list:
+        return [game.agents.parse("mcts:simulations=20"), game.agents.make("random")]
+
+    one = game.play(setup, lineup(), 5)
+    two = game.play(setup, lineup(), 5)
     assert one == two
-    other = game.play(
-        setup, [game.agents.parse("mcts:simulations=20"), game.agents.make("random")], 6
-    )
+    other = game.play(setup, lineup(), 6)
     assert other.history != one.history
 
 

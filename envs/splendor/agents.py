@@ -17,7 +17,7 @@ card reserved face down, nor the decks' order).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from ludolab.envs.agents import Agent, AgentRegistry, spec_string
@@ -29,7 +29,6 @@ from ludolab.envs.splendor.engine import (
     GOLD,
     NOBLE,
     PAIRS,
-    PASS,
     RESERVE,
     RETURN,
     SLOTS,
@@ -140,7 +139,7 @@ class GreedyAgent(SplendorAgent):
         for level, row in enumerate(game.display):
             if card in row:
                 return RESERVE + level * SLOTS + row.index(card)
-        return PASS  # a reserved card cannot be reserved again: not a legal main action here
+        return -1  # a card already reserved: nothing to reserve
 
     def _give_back(self, game: SplendorState, legal: Sequence[int]) -> int:
         target = self._target(game)
@@ -161,7 +160,7 @@ class GreedyAgent(SplendorAgent):
             return game.display[level][slot]
         return game.seats[self.seat].reserved[action - BUY_RESERVED]
 
-    def _best(self, items: Sequence[int], score) -> int:  # noqa: ANN001 - a key function
+    def _best(self, items: Sequence[int], score: Callable[[int], float]) -> int:
         scores = [score(x) for x in items]
         top = max(scores)
         best = [x for x, s in zip(items, scores, strict=True) if s == top]

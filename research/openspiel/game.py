@@ -184,12 +184,12 @@ class OpenSpielGame(Game):
             )
         else:
             notes.append(
-                f"rejection: {drawn.kept:,} of {drawn.draws:,} openings drawn with the game's "
+                f"rejection: {n:,} of {drawn.draws:,} openings drawn with the game's "
                 "chance probabilities satisfied the set"
             )
             if drawn.exact_share is not None and cset.allow:
                 notes.append(f"the set allows {drawn.exact_share:.4g} of openings (counted)")
-        acceptance = drawn.kept / drawn.draws if drawn.exact_share is None else drawn.exact_share
+        acceptance = n / drawn.draws if drawn.exact_share is None else drawn.exact_share
         return SetupDraw(drawn.setups, "rejection", True, acceptance, drawn.seconds, notes)
 
     # -- play ----------------------------------------------------------------------------------
@@ -201,14 +201,20 @@ class OpenSpielGame(Game):
         return registry(self.name)
 
     def new_state(self, setup: Any, players: int, seed: int, options: Any = None) -> Any:
-        from ludolab.envs.openspiel.engine import OpenSpielError, OpenSpielState
+        from ludolab.envs.openspiel.engine import OpenSpielState
+
+        self._check_setup(setup, players)
+        return OpenSpielState(setup, seed, options)
+
+    def _check_setup(self, setup: Any, players: int) -> None:
+        """OpenSpielError unless ``setup`` is this game's, for ``players`` seats."""
+        from ludolab.envs.openspiel.engine import OpenSpielError
 
         if setup.n_players != players or setup.game != self.short:
             raise OpenSpielError(
                 f"setup {setup.id} is {setup.game} for {setup.n_players} seats, not "
                 f"{self.short} for {players}"
             )
-        return OpenSpielState(setup, seed, options)
 
     def state_record(self, state: Any, agent_specs: Sequence[str]) -> Any:
         from ludolab.envs.openspiel.play import game_record
@@ -218,7 +224,7 @@ class OpenSpielGame(Game):
     def play(self, setup: Any, agents: Sequence[Any], seed: int, options: Any = None) -> Any:
         from ludolab.envs.openspiel.play import play_game
 
-        self.new_state(setup, len(agents), seed, options)  # the same checks, before playing
+        self._check_setup(setup, len(agents))
         return play_game(setup, agents, seed, options)
 
     @property

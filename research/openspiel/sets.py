@@ -30,7 +30,7 @@ import random
 import textwrap
 import time
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -207,12 +207,11 @@ def _allowed(cset: OpenSpielSet, spiel: Any, step: int, action: int) -> bool:
 
 @dataclass(frozen=True)
 class Draw:
-    """What the rejection sampler did: the setups, the openings drawn and kept, the seconds,
-    and the allowed share of openings counted exactly (None when too many to list)."""
+    """What the rejection sampler did: the setups kept, the openings drawn, the seconds, and
+    the allowed share of openings counted exactly (None when too many to list)."""
 
     setups: list[OpenSpielSetup]
     draws: int
-    kept: int
     seconds: float
     exact_share: float | None
 
@@ -253,12 +252,15 @@ def draw_rejection(cset: OpenSpielSet, n: int, seed: int, players: int) -> Draw:
             setups.append(
                 OpenSpielSetup(cset.game, cset.parameters, players, tuple(opening), len(setups))
             )
-    return Draw(setups, draws, len(setups), time.perf_counter() - start, share)
+    return Draw(setups, draws, time.perf_counter() - start, share)
 
 
 def exact_share(cset: OpenSpielSet, players: int) -> float | None:
     """The probability that an opening drawn with the game's chance probabilities is allowed by
-    the set, summed over every opening (None when there are more than :data:`MAX_LISTED`)."""
+    the set, summed over every opening (None when there are more than :data:`MAX_LISTED`);
+    1 without listing any when the set constrains no chance event."""
+    if not cset.allow or not any(cset.allow):
+        return 1.0
     root = load(_bare(cset, players)).new_initial_state()
     listed = 0
 
@@ -316,7 +318,7 @@ def parameters_of(source: str | Path) -> list[str]:
     return [f"parameters.{p}" for p in read_entries(source)[2].get("parameters", {})]
 
 
-def owns(source: str | Path, names: Sequence[str] = tuple(CONSTRAINTS)) -> bool:
+def owns(source: str | Path) -> bool:
     """Whether ``source`` is a shipped set or a set file listing only OpenSpiel's constraints
     (the family's games all read the same sets)."""
     from ludolab.research.set_names import set_file_constraints
@@ -324,7 +326,7 @@ def owns(source: str | Path, names: Sequence[str] = tuple(CONSTRAINTS)) -> bool:
     if str(source) in shipped():
         return True
     listed = set_file_constraints(source)
-    return bool(listed) and listed <= set(names)
+    return bool(listed) and listed <= set(CONSTRAINTS)
 
 
 __all__ = [
