@@ -356,18 +356,28 @@ class SplendorState:
         return sorted(legal) or [PASS]
 
     def _takes(self) -> list[int]:
-        colours = [c for c in range(5) if self.bank[c] > 0]
+        bank = self.bank
+        colours = [c for c in range(5) if bank[c] > 0]
         fewer = self.options.fewer_gems
-        legal = [TAKE3 + i for i, t in enumerate(TRIPLES) if all(self.bank[c] > 0 for c in t)]
+        legal = [
+            TAKE3 + i for i, (a, b, c) in enumerate(TRIPLES) if bank[a] and bank[b] and bank[c]
+        ]
         if fewer == "always" or (fewer == "short" and len(colours) == 2):
-            legal += [TAKE2 + i for i, p in enumerate(PAIRS) if all(self.bank[c] > 0 for c in p)]
+            legal += [TAKE2 + i for i, (a, b) in enumerate(PAIRS) if bank[a] and bank[b]]
         if fewer == "always" or (fewer == "short" and len(colours) == 1):
             legal += [TAKE1 + c for c in colours]
         legal += [DOUBLE + c for c in range(5) if self.bank[c] >= 4]
         return legal
 
     def _affords(self, seat: Seat, card: int) -> bool:
-        return price(CARDS[card].cost, seat.bonuses, seat.tokens) is not None
+        # price(...) is not None, without building the payment (the search's hot spot)
+        cost, bonuses, tokens = CARDS[card].cost, seat.bonuses, seat.tokens
+        short = 0
+        for c in range(5):
+            due = cost[c] - bonuses[c] - tokens[c]
+            if due > 0:
+                short += due
+        return short <= tokens[GOLD]
 
     def _meets(self, seat: Seat, noble: int) -> bool:
         need = NOBLES[noble].need
@@ -512,7 +522,9 @@ class SplendorState:
 
 def describe(action: int) -> str:
     """An action in words, ``"take white, blue, green"``, ``"buy level 2 slot 3"``."""
-    if 0 <= action < TAKE2:
+    if not 0 <= action < N_ACTIONS:
+        return f"no action {action}; actions are 0..{N_ACTIONS - 1}"
+    if action < TAKE2:
         return "take " + ", ".join(COLOURS[c] for c in TRIPLES[action])
     if action < TAKE1:
         return "take " + ", ".join(COLOURS[c] for c in PAIRS[action - TAKE2])
@@ -535,9 +547,7 @@ def describe(action: int) -> str:
         return f"return {COLOURS[kind] if kind < 5 else 'gold'}"
     if action < PASS:
         return f"noble {action - NOBLE + 1} visits"
-    if action == PASS:
-        return "pass"
-    return f"no action {action}"
+    return "pass"
 
 
 __all__ = [
