@@ -47,3 +47,35 @@ def test_greedy_does_not_read_a_card_reserved_face_down_by_another_seat() -> Non
             agent.reset(0, seed)
             choices.append(agent.act(state, state.legal_actions()))
         assert choices[0] == choices[1]
+
+
+def test_a_determinisation_redeals_only_what_the_seat_cannot_see() -> None:
+    import random
+
+    from ludolab.envs.splendor.agents import determinise
+
+    state = SplendorState(fair_deal(3, 8))
+    state.step(0)  # seat 0 takes gems
+    state.step(42)  # seat 1 reserves the top of the level-1 deck, face down
+    state.step(31)  # seat 2 reserves a card from the display, face up
+    copy = determinise(state, 0, random.Random(1))
+    assert copy.display == state.display and copy.seats[2].reserved == state.seats[2].reserved
+    for level in range(3):
+        mine = sorted(state.decks[level] + [c for c in state.seats[1].reserved if level == 0])
+        theirs = sorted(copy.decks[level] + [c for c in copy.seats[1].reserved if level == 0])
+        assert mine == theirs  # the same unseen cards, dealt again
+    assert copy.decks[0] != state.decks[0]
+    # seat 1 sees its own reserved card: only the decks move
+    own = determinise(state, 1, random.Random(1))
+    assert own.seats[1].reserved == state.seats[1].reserved
+    copy.check_invariants()
+    own.check_invariants()
+
+
+def test_mcts_is_seeded_and_plays_whole_games() -> None:
+    deal = fair_deal(2, 2)
+    lineup = ["mcts:playouts=8,horizon=4", "greedy"]
+    one = play_game(deal, [REGISTRY.parse(a) for a in lineup], 3)
+    two = play_game(deal, [REGISTRY.parse(a) for a in lineup], 3)
+    assert one == two and not one.truncated
+    assert one.agents[0] == "mcts:playouts=8,horizon=4"

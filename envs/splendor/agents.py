@@ -1,6 +1,9 @@
 """Splendor's scripted agents, named by a string plus parameters (``greedy:nobles=1``).
 
 * ``random``: a uniform choice among the legal actions.
+* ``mcts``: information-set Monte Carlo tree search (:mod:`ludolab.envs.search`) over
+  determinisations that deal the decks' order and the other seats' face-down reserved cards
+  again, with ``greedy`` (default) or ``random`` play-outs.
 * ``greedy``: buys the best card it can afford, else takes the gems (or reserves the card) that
   bring its target nearest. A card's *value* is its prestige, plus ``bonus`` for the gem it
   gives, plus ``nobles`` for each noble on the table still short of that colour at this seat.
@@ -10,23 +13,27 @@
   missing twice or more), reserves the target when no take brings it nearer, returns the
   tokens its target needs least, and welcomes the first noble offered. Ties: ``self.rng``.
 
-Both read only what their seat sees at the table: the bank, the display, the nobles, every
+All three read only what their seat sees at the table: the bank, the display, the nobles, every
 seat's bought cards, tokens and nobles, and their own reserved cards (never another seat's
 card reserved face down, nor the decks' order).
 """
 
 from __future__ import annotations
 
+import math
+import random
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from ludolab.envs.agents import Agent, AgentRegistry, spec_string
+from ludolab.envs.search import SearchAgent
 from ludolab.envs.splendor.cards import CARDS, NOBLES
 from ludolab.envs.splendor.engine import (
     BUY,
     BUY_RESERVED,
     DOUBLE,
     GOLD,
+    LEVELS,
     NOBLE,
     PAIRS,
     RESERVE,
@@ -167,7 +174,112 @@ class GreedyAgent(SplendorAgent):
         return best[int(self.rng.random() * len(best))]
 
 
-REGISTRY = AgentRegistry("splendor", [RandomAgent, GreedyAgent])
+class MCTSAgent(SearchAgent, SplendorAgent):
+    """IS-MCTS on every decision with ``playouts`` iterations (default 64), sequential halving
+    at the root (every action compared on the same determinisations), judged flat by default
+    (the play-out policy plays on from each root action, no tree below it), a ``greedy``
+    (default) or ``random`` play-out policy; parameters as in
+    :class:`ludolab.envs.search.SearchAgent`, and:
+
+    Args:
+        horizon: player turns after which a play-out stops and the position is scored (0: play
+            to the end). A cut-off position's reward for a seat is
+            ``1 / (1 + exp(-(v - best other v) / 2))`` where ``v`` is its prestige plus
+            ``bonus_value`` per bonus card (a played-out game's is 1 for a win, shared on
+            ties): a lead of two prestige is worth 0.73.
+        bonus_value: prestige a bonus card is worth in that score.
+    """
+
+    name = "mcts"
+    policies = ("random", "greedy")
+    _DEFAULTS = {
+        **SearchAgent._DEFAULTS,
+        "playouts": 64,
+        "root": "halving",
+        "flat": True,
+        "horizon": 8,
+        "bonus_value": 0.5,
+    }
+
+    def __init__(
+        self,
+        playouts: int = 64,
+        seconds: float = 0.0,
+        c: float = 0.7,
+        policy: str = "greedy",
+        widen: float = 1.0,
+        root: str = "halving",
+        flat: bool = True,
+        horizon: int = 8,
+        bonus_value: float = 0.5,
+    ) -> None:
+        super().__init__(playouts, seconds, c, policy, widen, root, flat)
+        if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:
+            raise ValueError(f"horizon must be a whole number >= 0, got {horizon!r}")
+        if (
+            isinstance(bonus_value, bool)
+            or not isinstance(bonus_value, int | float)
+            or bonus_value < 0
+        ):
+            raise ValueError(f"bonus_value must be a number >= 0, got {bonus_value!r}")
+        self.horizon = horizon
+        self.bonus_value = float(bonus_value)
+        self._until = -1
+
+    def _parameters(self) -> dict[str, object]:
+        return {**super()._parameters(), "horizon": self.horizon, "bonus_value": self.bonus_value}
+
+    def make_policy(self, name: str) -> SplendorAgent:
+        return GreedyAgent() if name == "greedy" else RandomAgent()
+
+    def act(self, game: SplendorState, legal: Sequence[int]) -> int:
+        self._until = game.turns + self.horizon if self.horizon else -1
+        return super().act(game, legal)
+
+    def _play_out(self, game: SplendorState, players: list[Agent]) -> None:
+        until = self._until
+        while not game.done and (until < 0 or game.turns < until):
+            forced = game.forced_action()
+            game.step(forced if forced >= 0 else self.policy_action(players[game.acting], game))
+
+    def outcome(self, game: SplendorState) -> list[float]:
+        if not game.done:  # cut off at the horizon: the score's logistic
+            v = [s.points + self.bonus_value * sum(s.bonuses) for s in game.seats]
+            return [
+                1.0 / (1.0 + math.exp(-(v[q] - max(v[:q] + v[q + 1 :])) / 2.0))
+                for q in range(game.n_players)
+            ]
+        winners = game.winners
+        share = 1.0 / len(winners) if winners else 0.0
+        return [share if q in winners else 0.0 for q in range(game.n_players)]
+
+    def determinise(self, game: SplendorState) -> SplendorState:
+        return determinise(game, self.seat, self.rng)
+
+
+def determinise(game: SplendorState, seat: int, rng: random.Random) -> SplendorState:
+    """A copy of ``game`` in which every card ``seat`` cannot see is dealt again from ``rng``:
+    per level, the deck and the other seats' cards reserved face down from it (their level
+    shows on the back) are shuffled together and dealt back, each reserved card's place kept.
+    ``game`` is not changed."""
+    copy = game.clone()
+    for level in range(LEVELS):
+        hidden = [
+            (q, i)
+            for q, held in enumerate(game.seats)
+            if q != seat
+            for i, (card, down) in enumerate(zip(held.reserved, held.hidden, strict=True))
+            if down and CARDS[card].level == level + 1
+        ]
+        pool = list(game.decks[level]) + [game.seats[q].reserved[i] for q, i in hidden]
+        rng.shuffle(pool)
+        for (q, i), card in zip(hidden, pool, strict=False):
+            copy.seats[q].reserved[i] = card
+        copy.decks[level] = pool[len(hidden) :]
+    return copy
+
+
+REGISTRY = AgentRegistry("splendor", [RandomAgent, GreedyAgent, MCTSAgent])
 """Splendor's agents by name."""
 
-__all__ = ["REGISTRY", "GreedyAgent", "RandomAgent", "SplendorAgent"]
+__all__ = ["REGISTRY", "GreedyAgent", "MCTSAgent", "RandomAgent", "SplendorAgent", "determinise"]

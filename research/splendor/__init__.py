@@ -1,0 +1,1 @@
+"""Splendor as a ludolab game: its description, opening constraints, samplers and model."""
