@@ -592,6 +592,17 @@ def test_minimum_detectable_difference_has_the_promised_power():
     assert paired < mde  # one sample of 30 differences vs two samples of 30
 
 
+def test_the_power_solver_answers_where_statsmodels_falls_back():
+    """150 setups at alpha = 0.025: statsmodels' first root finder fails and its fallback
+    answers with a one-element array (a TypeError in ludolab plan before it was read)."""
+    from statsmodels.stats.power import TTestIndPower
+
+    from ludolab.research.stats.power import minimum_detectable_difference
+
+    mde = minimum_detectable_difference(1.0, 150, 150, alpha=0.025, power=0.8)
+    assert TTestIndPower().power(mde, nobs1=150, ratio=1, alpha=0.025) == pytest.approx(0.8)
+
+
 def test_equivalence_test_by_statsmodels():
     from ludolab.research.stats.power import equivalence_p
 

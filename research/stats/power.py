@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -128,7 +129,14 @@ def minimum_detectable_difference(
         d = TTestIndPower().solve_power(
             nobs1=n1, ratio=n2 / n1, alpha=alpha, power=power, alternative="two-sided"
         )
-    return float(d) * sd
+    return _scalar(d) * sd
+
+
+def _scalar(value: Any) -> float:
+    """statsmodels' ``solve_power`` answer as a float: when its first root finder fails it
+    falls back to another that returns a one-element array (seen with 150 setups at alpha =
+    0.025), which ``float()`` refuses."""
+    return float(np.asarray(value, dtype=float).reshape(-1)[0])
 
 
 def smallest_p(n1: int, n2: int | None = None, *, paired: bool = False) -> float:
@@ -184,7 +192,7 @@ def setups_needed(
         n = TTestPower().solve_power(effect_size=effect, alpha=alpha, power=power)
     else:
         n = TTestIndPower().solve_power(effect_size=effect, alpha=alpha, power=power)
-    return max(2, int(np.ceil(float(n) - 1e-3)))  # the solver lands a hair above an integer
+    return max(2, int(np.ceil(_scalar(n) - 1e-3)))  # the solver lands a hair above an integer
 
 
 def equivalence_p(x: ArrayLike, y: ArrayLike, margin: float, *, paired: bool = False) -> float:
