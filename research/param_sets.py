@@ -3,12 +3,13 @@
 A set file is TOML with a ``name``, a ``description`` and ``[[constraint]]`` tables, each a
 constraint's ``name`` and its parameters::
 
-    name = "cheap-opening"
-    description = "The opening's level-1 cards cost at most 15 gems together."
+    name = "late-prizes"
+    description = "The last four prizes are worth 36 points or more."
 
     [[constraint]]
-    name = "level1-cost"
-    max = 15
+    name = "back-loaded"
+    k = 4
+    min = 36
 
 A game describes its constraints once (:class:`Library`: each constraint's parameters with
 their defaults, minimums and units) and gets from here what every game's sets need: reading a
@@ -72,7 +73,7 @@ class Library:
     """A game's constraints and where its shipped sets are.
 
     Attributes:
-        title: the game's name in prose, for messages (``"Splendor"``).
+        title: the game's name in prose, for messages (``"Goofspiel"``).
         constraints: the constraints by name.
         sets_folder: the package and folders of the shipped ``<name>.toml`` files.
     """
@@ -178,9 +179,11 @@ class Library:
         for key, value in params.items():
             cname, dot, pname = str(key).rpartition(".")
             if not dot or not cname:
+                first = next(iter(self.constraints.values()))
+                example = f"{first.name}.{next(iter(first.params), 'param')}"
                 raise SetupSetError(
                     "params",
-                    f"{key!r}: give a parameter as 'constraint.param' (e.g. level1-cost.max)",
+                    f"{key!r}: give a parameter as 'constraint.param' (e.g. {example})",
                 )
             if cname not in entries:
                 known = ", ".join(entries) or "none"
