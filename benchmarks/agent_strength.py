@@ -47,6 +47,8 @@ MATCHES = {
     "gallery-mcts-vs-greedy-4p": ("gallery", "mcts", ("greedy",) * 3),
     "gallery-mcts-vs-lookahead": ("gallery", "mcts", ("lookahead",)),
     "catan-mcts-vs-lookahead": ("catan", "mcts", ("lookahead",) * 3),
+    "splendor-mcts-vs-greedy": ("splendor", "mcts", ("greedy",)),
+    "splendor-greedy-vs-random": ("splendor", "greedy", ("random",)),
     # Greedy, random, greedy (the ladder's table has a random seat): no fair share to compare
     # with; the comparison is the same match with ``--challenger greedy`` (an A/A run).
     "catan-lookahead-vs-mixed": ("catan", "lookahead", ("greedy", "random", "greedy")),

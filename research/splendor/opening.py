@@ -275,11 +275,17 @@ def _bind(
             return constraints, OpeningCount(0, 0, 1, 1), problem
     count = count_openings(constraints, players)
     if count.display == 0 or count.nobles == 0:
-        part = "display" if count.display == 0 else f"set of {players + 1} nobles"
+        if count.display == 0:
+            part, blamed = "display", [c for c in constraints if not c.reads_nobles]
+        else:
+            part, blamed = (
+                f"set of {players + 1} nobles",
+                [c for c in constraints if c.reads_nobles],
+            )
         return (
             constraints,
             count,
-            f"no {part} satisfies {' and '.join(c.name for c in constraints)} for {players} "
+            f"no {part} satisfies {' and '.join(c.name for c in blamed)} for {players} "
             f"players (counted)",
         )
     return constraints, count, None
