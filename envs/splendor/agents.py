@@ -181,6 +181,10 @@ class MCTSAgent(SearchAgent, SplendorAgent):
     (default) or ``random`` play-out policy; parameters as in
     :class:`ludolab.envs.search.SearchAgent`, and:
 
+    Against greedy, two players (``benchmarks/agent_strength.py``, match
+    ``splendor-mcts-vs-greedy``, commit 417bbfe): 260 of 400 games (65.0%), 1.4 CPU s a game;
+    with ``horizon=4`` 53 of 100, with ``horizon=0`` (play-outs to the end) 13 of 40.
+
     Args:
         horizon: player turns after which a play-out stops and the position is scored (0: play
             to the end). A cut-off position's reward for a seat is
