@@ -203,7 +203,7 @@ LIBRARY = Library(
 
 @dataclass(frozen=True)
 class OpeningCount:
-    """The allowed openings of a set, counted exactly, and what drawing them uniformly needs.
+    """The openings a set allows, counted exactly.
 
     Attributes:
         display: allowed display sets (three 4-card sets, one per level).
@@ -243,9 +243,6 @@ class OpeningSet:
     def holds(self, deal: Deal) -> bool:
         """Whether ``deal`` satisfies every constraint."""
         return all(c.holds(deal) for c in self.constraints)
-
-    def entries(self) -> list[tuple[str, dict[str, int]]]:
-        return [(c.name, dict(c.values)) for c in self.constraints]
 
 
 def load_opening_set(source: str | Path, params: Mapping[str, Any], players: int) -> OpeningSet:
