@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ludolab.envs.splendor.cards import CARDS, NOBLES
-from ludolab.envs.splendor.engine import Deal
 from ludolab.games import Metric
 
-if TYPE_CHECKING:  # the definitions load without pyarrow (`ludolab metrics` lists them)
+if TYPE_CHECKING:  # the definitions load without the engine or pyarrow (`ludolab metrics`)
     import pyarrow as pa
+
+    from ludolab.envs.splendor.engine import Deal
 
 METRICS: dict[str, Metric] = {
     "cards_bought": Metric(
@@ -63,6 +63,8 @@ FEATURE_DOCS: dict[str, str] = {
 
 def setup_features(deal: Deal) -> Mapping[str, float]:
     """The numbers that describe ``deal``'s opening (:data:`FEATURE_DOCS`)."""
+    from ludolab.envs.splendor.cards import CARDS, NOBLES
+
     level1 = deal.display[0]
     colours = [0] * 5
     for level in deal.display:
