@@ -142,12 +142,26 @@ class GreedyAgent(Agent):
         self._face_up = list(game.artist_count)
         self._opp = [game.exhibit[q] for q in range(game.n_players) if q != me]
         self._base = [game.tokens[a] + o.award_value * game.awards[a] for a in _ARTISTS]
+        # The balances of this decision by their inputs: cards of one artist with different
+        # symbols lead to the same position, and a search's play-outs ask for them again and
+        # again (the same numbers, computed once).
+        self._balances: dict[tuple[tuple[int, ...], ...], float] = {}
 
     def _balance(
         self, counts: list[int], face_up: list[int], mine: list[int], base: list[int]
     ) -> float:
         """Own expected round money minus the opponents' (best or mean), with the round going on
         (``counts`` below the end count), or exactly if an artist has reached it."""
+        key = (tuple(counts), tuple(face_up), tuple(mine), tuple(base))
+        value = self._balances.get(key)
+        if value is None:
+            value = self._balances[key] = self._compute_balance(counts, face_up, mine, base)
+        return value
+
+    def _compute_balance(
+        self, counts: list[int], face_up: list[int], mine: list[int], base: list[int]
+    ) -> float:
+        """:meth:`_balance`, computed."""
         end = self._end
         if max(face_up) >= end:
             ranking = _ranking(counts, self._n_ranked, self._rank_empty)
