@@ -29,7 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from ludolab.games import SetupSetError
-from ludolab.research.set_names import shipped_set_file, shipped_set_names
+from ludolab.research.set_names import (
+    set_file_constraints,
+    shipped_set_file,
+    shipped_set_names,
+)
 from ludolab.research.suggest import did_you_mean
 
 
@@ -213,8 +217,6 @@ class Library:
 
     def owns(self, source: str | Path) -> bool:
         """Whether ``source`` is a shipped set, or a set file naming only these constraints."""
-        from ludolab.research.set_names import set_file_constraints
-
         if str(source) in self.shipped():
             return True
         names = set_file_constraints(source)

@@ -26,12 +26,16 @@ from ludolab.research.splendor.opening import (
 )
 
 CALLS = {
-    "level1-prestige": "level1_prestige(shown1, {max})",
-    "level1-cost": "level1_cost(shown1, {min}, {max})",
-    "display-colours": "display_colours(shown1 ++ shown2 ++ shown3, {min}, {max})",
-    "noble-colours": "noble_colours(nobles, {min})",
+    "level1-prestige": "level1_prestige({shown1}, {max})",
+    "level1-cost": "level1_cost({shown1}, {min}, {max})",
+    "display-colours": "display_colours({shown1} ++ {shown2} ++ {shown3}, {min}, {max})",
+    "noble-colours": "noble_colours({nobles}, {min})",
 }
-"""Each constraint's MiniZinc face: the predicate call, its parameters by name."""
+"""Each constraint's MiniZinc face: the predicate call, its parameters and the arrays it reads
+(``shown1``-``shown3``, ``nobles``: the names the model gives them) by name."""
+
+MODEL_ARRAYS = {"shown1": "shown1", "shown2": "shown2", "shown3": "shown3", "nobles": "nobles"}
+"""The arrays' names in the sampling model (:func:`opening_model`)."""
 
 PER_RUN = 50
 """Draws one fzn-gecode process makes before the next starts with a new seed."""
@@ -72,7 +76,12 @@ def _reads(constraints: Sequence[Constraint]) -> tuple[list[int], bool]:
 
 
 def _calls(constraints: Sequence[Constraint]) -> list[str]:
-    return [f"constraint {CALLS[c.name].format(**c.values)};" for c in constraints]
+    return [f"constraint {_call(c, MODEL_ARRAYS)};" for c in constraints]
+
+
+def _call(constraint: Constraint, arrays: dict[str, str]) -> str:
+    """``constraint``'s predicate call on the arrays named ``arrays``."""
+    return CALLS[constraint.name].format(**constraint.values, **arrays)
 
 
 def opening_model(oset: OpeningSet) -> str:
@@ -121,15 +130,8 @@ def check_deals(deals: Sequence[Deal], constraints: Sequence[Constraint]) -> lis
     pairs = [(d, j) for d in range(len(deals)) for j in range(len(constraints))]
     lines.append(f"array[1..{len(pairs)}] of var bool: ok;")
     for i, (d, j) in enumerate(pairs, 1):
-        call = CALLS[constraints[j].name].format(**constraints[j].values)
-        for part, name in (
-            ("shown1", f"s{d}_1"),
-            ("shown2", f"s{d}_2"),
-            ("shown3", f"s{d}_3"),
-            ("nobles", f"n{d}"),
-        ):
-            call = call.replace(part, name)
-        lines.append(f"constraint ok[{i}] <-> {call};")
+        arrays = {"shown1": f"s{d}_1", "shown2": f"s{d}_2", "shown3": f"s{d}_3", "nobles": f"n{d}"}
+        lines.append(f"constraint ok[{i}] <-> {_call(constraints[j], arrays)};")
     lines.append("solve satisfy;")
     result = solve("\n".join(lines), label="Splendor opening check")
     flat = result.solutions[0]["ok"]
@@ -155,7 +157,6 @@ def draw_minizinc(oset: OpeningSet, n: int, seed: int) -> tuple[list[Deal], Draw
         while len(solutions) < n:
             want = min(PER_RUN, n - len(solutions))
             solutions += compiled.sample(rng.getrandbits(31), n=want, luby_scale=100)
-            report.draws += 1
     deals = []
     for i in range(n):
         solution = solutions[i] if solutions else {}

@@ -375,7 +375,7 @@ def count_openings(constraints: Sequence[Constraint], players: int) -> OpeningCo
     plan = _plan(constraints, players)
     total = math.prod(math.comb(len(ids), SLOTS) for ids in LEVEL_IDS)
     return OpeningCount(
-        display=int(sum(int(w) for w in plan.weights)),
+        display=int(plan.weights.sum()),  # at most 1.2e13: int64 holds it
         nobles=len(plan.nobles),
         total_display=total,
         total_nobles=math.comb(len(NOBLES), players + 1),
