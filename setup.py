@@ -121,6 +121,7 @@ C_EXTENSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
             "agents/greedy.py",
             "agents/random_agent.py",
             "agents/value.py",
+            "agents/determinise.py",
         ),
     ),
 }

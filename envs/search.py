@@ -226,20 +226,34 @@ class SearchAgent(Agent):
         rounds = math.ceil(math.log2(len(left)))
         flat = self.judged_flat(game)
         for _ in range(rounds):
-            for _ in range(max(1, budget // (len(left) * rounds))):
-                shared = self.determinise(game)
-                for a in left:
-                    copy = self.copy(shared)
-                    copy.step(a)
-                    if flat:
-                        self._play_out(copy, players)
-                        children[a].add(self.outcome(copy))
-                    else:
+            reps = max(1, budget // (len(left) * rounds))
+            if flat:
+                self._flat_round(game, left, players, reps, children)
+            else:
+                for _ in range(reps):
+                    shared = self.determinise(game)
+                    for a in left:
+                        copy = self.copy(shared)
+                        copy.step(a)
                         self._iterate(children[a], copy, players)
             # stable: ties keep legal order
             left.sort(key=lambda a: -children[a].total[me] / children[a].visits)
             left = left[: math.ceil(len(left) / 2)]
         return left[0]
+
+    def _flat_round(
+        self, game: Any, left: list[int], players: list[Agent], reps: int, children: dict[int, Node]
+    ) -> None:
+        """One round of sequential halving judged flat: ``reps`` determinisations, and from each
+        every action of ``left`` played out by the playout policy, its outcome added to the
+        action's node in ``children`` (a game's agent may do the same faster, draw for draw)."""
+        for _ in range(reps):
+            shared = self.determinise(game)
+            for a in left:
+                copy = self.copy(shared)
+                copy.step(a)
+                self._play_out(copy, players)
+                children[a].add(self.outcome(copy))
 
     def judged_flat(self, game: Any) -> bool:
         """Whether, at this decision, sequential halving judges each root action by play-outs

@@ -271,6 +271,132 @@ def test_search_agents_in_the_core_decide_as_on_the_reference(spec, monkeypatch)
     assert in_core == on_reference
 
 
+def search_positions() -> list[Game]:
+    """Positions a search agent decides in: greedy games of 2-4 seats (one with a low target, so
+    that dealing the others victory-point cards can make a winner and be dealt again), every
+    17th position and every one with a domestic offer on the table."""
+    positions = []
+    for k, extra in enumerate(({}, {"vp_to_win": 6, "trade_offers_per_turn": 4}, {})):
+        n = 2 + k
+        game = Game(fair_board(k), n, 50 + k, GameOptions(**extra))
+        agents = [make_agent("greedy") for _ in range(n)]
+        for seat, agent in enumerate(agents):
+            agent.reset(seat, k)
+        while not game.done:
+            offer = game.phase in (engine.TRADE_RESPONSE, engine.TRADE_CONFIRM)
+            if offer or game.n_actions % 17 == 0:
+                positions.append(game.clone())
+            forced = game.forced_action()
+            if forced < 0:
+                forced = agents[game.acting].act(game, game.legal_actions())
+            game.step(forced)
+    return positions
+
+
+@needs_core
+def test_the_core_deals_determinisations_as_the_reference_does(monkeypatch) -> None:
+    """Core.determinised states determinise.deal_hidden a second time: from the same stream, the
+    same cards to the same seats, the same deck, dice and steals, and the stream left where the
+    reference leaves it; for every seat of positions of every phase."""
+    from ludolab.envs.catan.agents import determinise as D
+
+    positions = search_positions()
+    phases = {game.phase for game in positions}
+    assert {engine.TRADE_RESPONSE, engine.TRADE_CONFIRM, engine.MAIN} <= phases
+    redealt = 0
+    for i, game in enumerate(positions):
+        core = native.core_of(game)
+        for seat in range(game.n_players):
+            theirs, mine = random.Random(f"d:{i}:{seat}"), native.stream(f"d:{i}:{seat}")
+            deal = D.deal_hidden(game, seat, theirs)
+            state = native.core_of(game).determinised(mine, seat).get_state()
+            assert state["hands"] == deal.hands and state["dev_deck"] == deal.dev_deck
+            assert state["dev_hand"] == deal.dev_hand and state["dev_new"] == deal.dev_new
+            assert state["_dice_rng"] == deal.dice.getstate()[1]
+            assert state["_steal_rng"] == deal.steals.getstate()[1]
+            assert state["_forced_dice"] == []
+            assert mine.getstate() == theirs.getstate()[1]
+            assert core.get_state() == native.core_of(game).get_state()  # unchanged
+            with monkeypatch.context() as m:  # where a first deal made a winner, it was redealt
+                m.setattr(D, "_REDEALS", 1)
+                redealt += D.deal_hidden(game, seat, random.Random(f"d:{i}:{seat}")) != deal
+    assert redealt > 0
+
+
+@needs_core
+def test_flat_trials_are_the_search_s_loop_in_the_core() -> None:
+    """Core.flat_trials against the loop it replaces (SearchAgent._flat_round over the core's
+    copies): the same sums, to the last bit, and the agents' and the search's streams left in
+    the same state; play-outs cut off and played to the end (a winner, or the turn limit)."""
+    from ludolab.envs.catan.agents.value import WEIGHTS
+
+    positions = [g for g in search_positions() if len(g.legal_actions()) > 2][::3]
+    capped = Game(fair_board(9), 3, 9, GameOptions(turn_limit=30))
+    for _ in range(40):
+        capped.step(capped.legal_actions()[0])
+    positions.append(capped)
+    for i, game in enumerate(positions):
+        n, seat = game.n_players, game.acting
+        core = native.core_of(game)
+        seats = native_seats([GreedyAgent() for _ in range(n)], list(range(n)))
+        ours, theirs = core.agents(seats), core.agents(seats)
+        left = game.legal_actions()[:3]
+        for until in (game.turns + 4, -1):
+            start = [[0.25 * q + i for q in range(n)] for _ in left]
+            mine, reference = native.stream(f"f:{i}"), native.stream(f"f:{i}")
+            sums = core.flat_trials(mine, seat, left, ours, until, WEIGHTS, 2, start)
+            expected = [list(row) for row in start]
+            for _ in range(2):
+                shared = core.determinised(reference, seat)
+                for k, a in enumerate(left):
+                    copy = shared.clone()
+                    assert copy.step(a)
+                    copy.play(theirs, until=until)
+                    if not copy.done:
+                        reward = copy.win_chances(WEIGHTS)
+                    elif copy.winner is None:
+                        reward = [1.0 / n] * n
+                    else:
+                        reward = [float(q == copy.winner) for q in range(n)]
+                    for q in range(n):
+                        expected[k][q] += reward[q]
+            assert sums == expected
+            assert mine.getstate() == reference.getstate()
+            # the same agents' streams: their next choices agree
+            assert core.clone().play(ours, log=True) == core.clone().play(theirs, log=True)
+
+
+@needs_core
+def test_the_search_s_core_calls_refuse_bad_input() -> None:
+    from ludolab.envs.catan.agents.value import WEIGHTS
+
+    game = search_positions()[5]
+    core, n = native.core_of(game), game.n_players
+    kept = core.agents([("random", [q]) for q in range(n)])
+    rng = native.stream(1)
+    legal = game.legal_actions()
+    with pytest.raises(TypeError, match="determinised: expected a Stream"):
+        core.determinised(random.Random(1), 0)
+    with pytest.raises(ValueError, match="determinised: seat 4 is not at this table"):
+        core.determinised(rng, 4)
+    call = [rng, 0, legal, kept, -1, WEIGHTS, 1, [[0.0] * n for _ in legal]]
+    for k, bad, error, message in (
+        (2, [legal[0], 299], ValueError, r"action 299 is not legal here"),
+        (3, [("random", [1])] * n, TypeError, r"expected an Agents"),
+        (5, WEIGHTS[:3], ValueError, r"expected 17 weights"),
+        (7, [[0.0] * n], ValueError, r"expected \d+ totals \(one per action\)"),
+        (7, [[0.0] * (n + 1) for _ in legal], ValueError, r"of \d numbers \(one per seat\)"),
+    ):
+        before = rng.getstate()
+        with pytest.raises(error, match=message):
+            core.flat_trials(*call[:k], bad, *call[k + 1 :])
+        assert rng.getstate() == before
+    with pytest.raises(ValueError, match="card counts do not add up"):
+        broken = core.clone()
+        broken.set_state({"bank": [19] * 5})  # every card in the bank, yet hands hold some
+        broken.determinised(rng, 0)
+
+
 @needs_core
 def test_agents_the_core_does_not_have_play_on_the_reference() -> None:
     class Cautious(GreedyAgent):  # a researcher's variant: it may change any rule
@@ -448,7 +574,8 @@ def test_a_rule_edited_in_the_reference_runs_the_reference(monkeypatch, tmp_path
         )
         mirrored = {entry.partition("=")[0] for entry in CORE.MIRRORS_SHA256.split(";")}
         assert mirrored == {
-            "engine.py", "play.py", "agents/greedy.py", "agents/random_agent.py", "agents/value.py"
+            "engine.py", "play.py", "agents/greedy.py", "agents/random_agent.py", "agents/value.py",
+            "agents/determinise.py",
         }
     finally:
         native.native.cache_clear()
@@ -562,6 +689,10 @@ for _ in range(400):
     names = fuzz.sample(sorted(RANDOM_FIELDS), fuzz.randrange(1, 6))
     game.set_state({name: RANDOM_FIELDS[name]() for name in names})
     game.win_chances(WEIGHTS)
+    try:  # counts that need not add up
+        game.determinised(_core.Stream([2]), fuzz.randrange(4))
+    except ValueError:
+        pass
     for _ in range(60):
         legal = game.legal_actions()
         if not legal:
@@ -588,6 +719,12 @@ for k in range(20):
         forced = game.forced_action()
         game.step(forced if forced >= 0 else game.choose(kept))
     if not game.done:
+        left = game.legal_actions()[:4]
+        game.flat_trials(_core.Stream([k]), k % 4, left, kept, game.get_state()["turns"] + 3,
+                         WEIGHTS, 2, [[0.0] * 4 for _ in left])
+        game.flat_trials(_core.Stream([k]), k % 4, left, kept, -1, WEIGHTS, 1,
+                         [[0.0] * 4 for _ in left])
+        game.determinised(_core.Stream([k]), k % 4)
         game.play(kept)
 refused(lambda: native.new_core(_core, fair_board(3), 4, 0, GameOptions()).play(kept),
         lambda: native.new_core(_core, fair_board(2), 3, 0, GameOptions()).choose(kept),

@@ -3,9 +3,9 @@
  * below, or a Python file it states a second time, changed since it was built: SOURCE_SHA256,
  * MIRRORS_SHA256) or switched off (LUDOLAB_PURE_PYTHON=1).
  *
- * One concept in one file (about 3,100 lines): a second statement of the reference engine
- * (envs/catan/engine.py), with the random and greedy agents and the search's win model, held to
- * the Python action for action. One translation unit keeps every helper static (inlined, nothing
+ * One concept in one file (about 3,400 lines): a second statement of the reference engine
+ * (envs/catan/engine.py), with the random and greedy agents, the search's win model and its
+ * determinisations and flat play-outs, held to the Python action for action. One translation unit keeps every helper static (inlined, nothing
  * exported but the module's init) and the sanitizer build one compile.
  *
  * It starts with Stream, the random stream the engine draws from, step for step the same numbers as
@@ -2327,6 +2327,27 @@ static int decide(State *g, Agent *agent, uint64_t game, int16_t *legal) {
     return a;
 }
 
+/* The agents play game `serial` on from `g` to the end (or until `until` turns have been
+ * played, with until >= 0), forced actions stepped without asking; each action appended to
+ * `actions` when it is a list. 0, or -1 with an error. */
+static int play_on(State *g, Agent *agents, uint64_t serial, int until, PyObject *actions) {
+    int16_t legal[N_ACTIONS];
+    while (g->phase != GAME_OVER && !g->failed && (until < 0 || g->turns < until)) {
+        int a = forced_action(g);
+        if (a < 0 && (a = decide(g, &agents[g->acting], serial, legal)) < 0) return -1;
+        if (actions) {
+            PyObject *item = PyLong_FromLong(a);
+            if (item == NULL || PyList_Append(actions, item) < 0) {
+                Py_XDECREF(item);
+                return -1;
+            }
+            Py_DECREF(item);
+        }
+        apply(g, a);
+    }
+    return 0;
+}
+
 /* play(seats, log=False, until=-1): the agents of `seats` play to the end (or, with until >= 0,
  * until `until` turns have been played: a search's cut-off), one per seat: ("random", key)
  * or ("greedy", key, trade, offers, dev_cards, robber_leader), key the words of the stream the
@@ -2352,20 +2373,7 @@ static PyObject *Core_play(Core *self, PyObject *args, PyObject *kwds) {
     Agent *agents = (kept ? kept : fresh)->agents;
     PyObject *actions = log ? PyList_New(0) : NULL;
     if (log && actions == NULL) goto fail;
-    int16_t legal[N_ACTIONS];
-    while (g->phase != GAME_OVER && !g->failed && (until < 0 || g->turns < until)) {
-        int a = forced_action(g);
-        if (a < 0 && (a = decide(g, &agents[g->acting], self->serial, legal)) < 0) goto fail;
-        if (actions) {
-            PyObject *item = PyLong_FromLong(a);
-            if (item == NULL || PyList_Append(actions, item) < 0) {
-                Py_XDECREF(item);
-                goto fail;
-            }
-            Py_DECREF(item);
-        }
-        apply(g, a);
-    }
+    if (play_on(g, agents, self->serial, until, actions) < 0) goto fail;
     Py_XDECREF(fresh);
     if (g->failed) {
         Py_XDECREF(actions);
@@ -2383,25 +2391,28 @@ fail:
  * features() this restates in C: the same 17 features in the same order, held to it by
  * tests/test_win_model.py), softmax over the seats of the weighted features. */
 #define N_WIN_FEATURES 17
-static PyObject *Core_win_chances(Core *self, PyObject *arg) {
-    double w[N_WIN_FEATURES];
-    PyObject *seq = PySequence_Fast(arg, "win_chances: expected a sequence of weights");
-    if (seq == NULL) return NULL;
+static int read_weights(PyObject *arg, const char *what, double *w) {
+    PyObject *seq = PySequence_Fast(arg, "expected a sequence of weights");
+    if (seq == NULL) return -1;
     if (PySequence_Fast_GET_SIZE(seq) != N_WIN_FEATURES) {
-        PyErr_Format(PyExc_ValueError, "win_chances: expected %d weights, got %zd",
+        PyErr_Format(PyExc_ValueError, "%s: expected %d weights, got %zd", what,
                      N_WIN_FEATURES, PySequence_Fast_GET_SIZE(seq));
         Py_DECREF(seq);
-        return NULL;
+        return -1;
     }
     for (int k = 0; k < N_WIN_FEATURES; k++) {
         w[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, k));
         if (w[k] == -1.0 && PyErr_Occurred()) {
             Py_DECREF(seq);
-            return NULL;
+            return -1;
         }
     }
     Py_DECREF(seq);
-    const State *g = &self->g;
+    return 0;
+}
+
+/* The win model's chance per seat of `g` into out[0..n-1]. */
+static void win_chances(const State *g, const double *w, double *out) {
     int n = g->n;
     int produce[MAX_SEATS][N_RES] = {{0}};
     for (int v = 0; v < N_NODES; v++) {
@@ -2438,17 +2449,24 @@ static PyObject *Core_win_chances(Core *self, PyObject *arg) {
     }
     double odds[MAX_SEATS], sum = 0.0;
     for (int q = 0; q < n; q++) sum += odds[q] = exp(score[q] - top);
+    for (int q = 0; q < n; q++) out[q] = odds[q] / sum;
+}
+
+static PyObject *float_list(const double *values, int n) {
     PyObject *out = PyList_New(n);
-    if (out == NULL) return NULL;
-    for (int q = 0; q < n; q++) {
-        PyObject *item = PyFloat_FromDouble(odds[q] / sum);
-        if (item == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, q, item);
+    for (int q = 0; out && q < n; q++) {
+        PyObject *item = PyFloat_FromDouble(values[q]);
+        if (item == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, q, item);
     }
     return out;
+}
+
+static PyObject *Core_win_chances(Core *self, PyObject *arg) {
+    double w[N_WIN_FEATURES], chances[MAX_SEATS];
+    if (read_weights(arg, "win_chances", w) < 0) return NULL;
+    win_chances(&self->g, w, chances);
+    return float_list(chances, self->g.n);
 }
 
 /* choose(agents): what the acting seat's agent of `agents` (an Agents) decides now. */
@@ -2467,6 +2485,262 @@ static PyObject *Core_choose(Core *self, PyObject *arg) {
     int16_t legal[N_ACTIONS];
     int a = decide(&self->g, &kept->agents[self->g.acting], self->serial, legal);
     return a < 0 ? NULL : PyLong_FromLong(a);
+}
+
+/* ---------------------------------------------------------------------------- the search's
+ * determinisations and flat trials (envs/catan/agents/determinise.py, envs/search.py)
+ *
+ * What the mcts agents do per determinisation, without a round trip to Python per card or per
+ * play-out: the same draws from the agent's stream in the same order, so that the agent makes
+ * the same decisions in the core as on the reference (tests/test_native_core.py). */
+
+#define CARDS_PER_RESOURCE 19
+#define REDEALS 50 /* determinise._REDEALS */
+
+/* random.Random(n) for 0 <= n < 2**64: seeded with n's 32-bit words, least significant first. */
+static void mt_seed_u64(MT *mt, uint64_t n) {
+    uint32_t key[2] = {(uint32_t)n, (uint32_t)(n >> 32)};
+    mt_init_by_array(mt, key, key[1] ? 2 : 1);
+}
+
+/* random.Random.shuffle of a list of small integers. */
+static void mt_shuffle(MT *mt, int8_t *items, int n) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)mt_below(mt, (uint64_t)i + 1);
+        int8_t a = items[i];
+        items[i] = items[j];
+        items[j] = a;
+    }
+}
+
+/* determinise.deal_hidden, draw for draw: `dst` (a copy of `src`) gets everything seat `me`
+ * of `src` cannot see dealt again from `rng`: the others' resource cards and development cards,
+ * the deck's order, fresh dice and steal streams. 0, or -1 with an error for counts that do
+ * not add up (only from a state set by hand). */
+static int deal_hidden(const State *src, State *dst, int me, MT *rng) {
+    int n = src->n;
+    mt_seed_u64(&dst->dice_rng, mt_bits(rng, 64));
+    mt_seed_u64(&dst->steal_rng, mt_bits(rng, 64));
+    dst->n_faces = 0;
+    /* Resource cards: what is outside the bank and this seat's hand, among the others. */
+    int pool[N_RES], room[MAX_SEATS] = {0};
+    for (int r = 0; r < N_RES; r++) pool[r] = CARDS_PER_RESOURCE - src->bank[r] - src->hands[me][r];
+    for (int q = 0; q < n; q++) {
+        if (q == me) continue;
+        room[q] = src->hand_size[q];
+        for (int r = 0; r < N_RES; r++) dst->hands[q][r] = 0;
+    }
+    if (src->has_offer && (src->phase == TRADE_RESPONSE || src->phase == TRADE_CONFIRM)) {
+        /* the offer's maker holds what it gives, each seat that accepted what it asks for */
+        for (int i = -1; i < src->n_accepted; i++) {
+            int q = i < 0 ? src->current : src->accepted[i];
+            int r = i < 0 ? src->offer_give : src->offer_get, k = i < 0 ? src->offer_n : 1;
+            if (q == me) continue;
+            dst->hands[q][r] += k;
+            room[q] -= k;
+            pool[r] -= k;
+        }
+    }
+    int8_t cards[N_RES * CARDS_PER_RESOURCE];
+    int n_cards = 0, dealt = 0;
+    for (int r = 0; r < N_RES; r++) {
+        if (pool[r] < 0 || n_cards + pool[r] > N_RES * CARDS_PER_RESOURCE) goto inconsistent;
+        for (int i = 0; i < pool[r]; i++) cards[n_cards++] = (int8_t)r;
+    }
+    mt_shuffle(rng, cards, n_cards);
+    for (int q = 0; q < n; q++) {
+        if (q == me) continue;
+        if (room[q] < 0 || dealt + room[q] > n_cards) goto inconsistent;
+        for (int i = 0; i < room[q]; i++) dst->hands[q][cards[dealt++]]++;
+    }
+    /* Development cards: the unseen ones among the others' hands and the deck. */
+    int8_t deck[DECK_SIZE];
+    int n_deck = 0, used = 0;
+    for (int k = 0; k < N_DEV; k++) {
+        int unseen = DEV_DECK_COUNTS[k] - src->dev_hand[me][k];
+        for (int q = 0; q < n; q++) unseen -= src->dev_played[q][k];
+        if (unseen < 0 || n_deck + unseen > DECK_SIZE) goto inconsistent;
+        for (int i = 0; i < unseen; i++) deck[n_deck++] = (int8_t)k;
+    }
+    for (int attempt = 0; attempt < REDEALS; attempt++) {
+        mt_shuffle(rng, deck, n_deck);
+        used = 0;
+        int nobody_won = 1;
+        for (int q = 0; q < n; q++) {
+            if (q == me) continue;
+            int held = 0, fresh = 0;
+            for (int k = 0; k < N_DEV; k++) {
+                held += src->dev_hand[q][k];
+                fresh += src->dev_new[q][k];
+                dst->dev_hand[q][k] = dst->dev_new[q][k] = 0;
+            }
+            if (used + held > n_deck) goto inconsistent;
+            for (int i = 0; i < held; i++) {
+                int k = deck[used + i];
+                dst->dev_hand[q][k]++;
+                if (i < fresh) dst->dev_new[q][k]++; /* a random subset: the deck is shuffled */
+            }
+            used += held;
+            if (src->vp_public[q] + dst->dev_hand[q][VICTORY_POINT] >= src->vp_to_win) nobody_won = 0;
+        }
+        if (nobody_won) break;
+    }
+    memcpy(dst->dev_deck, deck + used, (size_t)(n_deck - used));
+    dst->deck_len = n_deck - used;
+    return 0;
+inconsistent:
+    PyErr_SetString(PyExc_ValueError, "determinised: the game's card counts do not add up");
+    return -1;
+}
+
+static int read_stream(PyObject *arg, const char *what, MT **mt) {
+    if (!Py_IS_TYPE(arg, &StreamType)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a Stream (the agent's), got %R", what, arg);
+        return -1;
+    }
+    *mt = &((Stream *)arg)->mt;
+    return 0;
+}
+
+/* A new core: a copy of `self` with everything `seat` cannot see dealt again from `mt`. */
+static Core *determinisation(Core *self, int seat, MT *mt) {
+    Core *copy = (Core *)Core_clone(self, NULL);
+    if (copy != NULL && deal_hidden(&self->g, &copy->g, seat, mt) < 0) Py_CLEAR(copy);
+    return copy;
+}
+
+/* determinised(rng, seat): a copy with everything `seat` cannot see dealt again from `rng` (a
+ * Stream), as determinise.deal_hidden deals it from the same numbers. */
+static PyObject *Core_determinised(Core *self, PyObject *args) {
+    PyObject *rng;
+    int seat;
+    MT *mt;
+    if (!PyArg_ParseTuple(args, "Oi", &rng, &seat) || read_stream(rng, "determinised", &mt) < 0 ||
+        ensure_ready(self) < 0)
+        return NULL;
+    if (seat < 0 || seat >= self->g.n) {
+        PyErr_Format(PyExc_ValueError, "determinised: seat %d is not at this table", seat);
+        return NULL;
+    }
+    return (PyObject *)determinisation(self, seat, mt);
+}
+
+/* Per action, per seat, the running sums of flat_trials from `obj` into sums[i * MAX_SEATS + q]. */
+static int read_totals(PyObject *obj, Py_ssize_t n_actions, int n, double *sums) {
+    PyObject *rows = PySequence_Fast(obj, "flat_trials: expected totals per action");
+    if (rows == NULL) return -1;
+    int ok = PySequence_Fast_GET_SIZE(rows) == n_actions;
+    for (Py_ssize_t i = 0; ok && i < n_actions; i++) {
+        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(rows, i), "totals");
+        ok = row != NULL && PySequence_Fast_GET_SIZE(row) == n;
+        for (int q = 0; ok && q < n; q++) {
+            double v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(row, q));
+            ok = !(v == -1.0 && PyErr_Occurred());
+            sums[i * MAX_SEATS + q] = v;
+        }
+        Py_XDECREF(row);
+    }
+    Py_DECREF(rows);
+    if (!ok && !PyErr_Occurred())
+        PyErr_Format(PyExc_ValueError, "flat_trials: expected %zd totals (one per action) of %d "
+                     "numbers (one per seat)", n_actions, n);
+    return ok ? 0 : -1;
+}
+
+/* flat_trials(rng, seat, actions, agents, until, weights, reps, totals): sequential halving's
+ * flat judgement of a root's actions (envs/search.py, SearchAgent._flat_round), `reps` times
+ * over: a determinisation for `seat` (as determinised(rng, seat)), then for each action a copy
+ * of it that takes the action and plays on with `agents` (an Agents) until `until` (as play);
+ * the copy's reward per seat is added to the action's running sums: the win model's chances
+ * with `weights` (as win_chances) for a play-out cut off, 1 to the winner of one that ended
+ * (1/n each without a winner). `totals`: per action, per seat, the sums so far; returns them
+ * updated (each reward added in the order the reference adds it: the same floats). */
+static PyObject *Core_flat_trials(Core *self, PyObject *args) {
+    PyObject *rng, *actions_obj, *agents_obj, *weights, *totals_obj;
+    int seat, until, reps;
+    MT *mt;
+    if (!PyArg_ParseTuple(args, "OiOOiOiO", &rng, &seat, &actions_obj, &agents_obj, &until,
+                          &weights, &reps, &totals_obj) ||
+        read_stream(rng, "flat_trials", &mt) < 0 || ensure_ready(self) < 0)
+        return NULL;
+    const State *g = &self->g;
+    int n = g->n;
+    double w[N_WIN_FEATURES], reward[MAX_SEATS];
+    if (read_weights(weights, "flat_trials", w) < 0) return NULL;
+    if (seat < 0 || seat >= n || reps < 0) {
+        PyErr_Format(PyExc_ValueError, "flat_trials: seat %d or reps %d out of range", seat, reps);
+        return NULL;
+    }
+    if (!Py_IS_TYPE(agents_obj, &AgentsType)) {
+        PyErr_SetString(PyExc_TypeError, "flat_trials: expected an Agents (core.agents(seats))");
+        return NULL;
+    }
+    Agents *agents = (Agents *)agents_obj;
+    if (!same_table(agents, g)) return NULL;
+    PyObject *actions = PySequence_Fast(actions_obj, "flat_trials: expected a list of actions");
+    if (actions == NULL) return NULL;
+    Py_ssize_t n_actions = PySequence_Fast_GET_SIZE(actions);
+    size_t room = (size_t)(n_actions ? n_actions : 1);
+    int16_t *chosen = PyMem_Malloc(sizeof(int16_t) * room);
+    double *sums = PyMem_Malloc(sizeof(double) * room * MAX_SEATS);
+    PyObject *out = NULL;
+    if (chosen == NULL || sums == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n_actions; i++) {
+        long a;
+        if (action_of(PySequence_Fast_GET_ITEM(actions, i), &a) < 0) goto done;
+        if (a < 0 || a >= N_ACTIONS || !is_legal(g, (int)a)) {
+            PyErr_Format(PyExc_ValueError, "flat_trials: action %ld is not legal here", a);
+            goto done;
+        }
+        chosen[i] = (int16_t)a;
+    }
+    if (read_totals(totals_obj, n_actions, n, sums) < 0) goto done;
+    for (int rep = 0; rep < reps; rep++) {
+        Core *shared = determinisation(self, seat, mt);
+        if (shared == NULL) goto done;
+        for (Py_ssize_t i = 0; i < n_actions; i++) {
+            Core *copy = (Core *)Core_clone(shared, NULL);
+            if (copy == NULL) {
+                Py_DECREF(shared);
+                goto done;
+            }
+            State *c = &copy->g;
+            apply(c, chosen[i]);
+            if (c->failed || play_on(c, agents->agents, copy->serial, until, NULL) < 0) {
+                if (!PyErr_Occurred()) PyErr_NoMemory();
+                Py_DECREF(copy);
+                Py_DECREF(shared);
+                goto done;
+            }
+            if (c->failed) {
+                PyErr_NoMemory();
+                Py_DECREF(copy);
+                Py_DECREF(shared);
+                goto done;
+            }
+            if (c->phase != GAME_OVER) win_chances(c, w, reward);
+            else
+                for (int q = 0; q < n; q++)
+                    reward[q] = c->winner < 0 ? 1.0 / n : (q == c->winner ? 1.0 : 0.0);
+            for (int q = 0; q < n; q++) sums[i * MAX_SEATS + q] += reward[q];
+            Py_DECREF(copy);
+        }
+        Py_DECREF(shared);
+    }
+    out = PyList_New(n_actions);
+    for (Py_ssize_t i = 0; out && i < n_actions; i++) {
+        PyObject *row = float_list(sums + i * MAX_SEATS, n);
+        if (row == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, row);
+    }
+done:
+    PyMem_Free(chosen);
+    PyMem_Free(sums);
+    Py_DECREF(actions);
+    return out;
 }
 
 static PyObject *Core_get_phase(Core *self, void *Py_UNUSED(closure)) { return PyLong_FromLong(self->g.phase); }
@@ -3009,6 +3283,11 @@ static PyMethodDef Core_methods[] = {
      "win_chances(weights): per seat, the win model's chance (see core.c)."},
     {"choose", (PyCFunction)Core_choose, METH_O,
      "choose(agents): the acting seat's decision by its agent of an Agents."},
+    {"determinised", (PyCFunction)Core_determinised, METH_VARARGS,
+     "determinised(rng, seat): a copy with what seat cannot see dealt again (see core.c)."},
+    {"flat_trials", (PyCFunction)Core_flat_trials, METH_VARARGS,
+     "flat_trials(rng, seat, actions, agents, until, weights, reps, totals): the flat play-outs "
+     "of sequential halving's round (see core.c)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -14,6 +14,10 @@ rules in C (issue 33), held to it action for action:
   the same streams as the Python agents: the random agent and the greedy agent (every
   parameter); :func:`ludolab.envs.catan.play.play_game` uses it when every seat is one of
   them (:func:`ludolab.envs.catan.play.native_seats`).
+* ``Core.determinised`` and ``Core.flat_trials`` are the search agents' determinisations
+  (:func:`ludolab.envs.catan.agents.determinise.deal_hidden`, draw for draw from the agent's
+  stream) and sequential halving's flat play-outs (``SearchAgent._flat_round``), so that a
+  decision judged flat is one call into the core.
 
 Debug mode (``GameOptions(debug=True)``) steps a :class:`Mirror` beside the reference and
 compares every field after the step (:func:`check_step`), so every rules test and soak test
@@ -21,9 +25,9 @@ also tests the core. tests/test_native_core.py plays thousands of games on both.
 
 ``LUDOLAB_PURE_PYTHON=1`` switches the core off, as it does the mypyc modules; so does a
 ``core.c`` edited since the extension was built, or a Python file it states a second time (the
-engine, ``play.py``, the random, greedy and value agents: setup.py's ``C_EXTENSIONS``), with a
-warning: a rule changed in the reference is a rule the core does not have, and the reference
-runs in its place.
+engine, ``play.py``, the random, greedy and value agents, the determinisations: setup.py's
+``C_EXTENSIONS``), with a warning: a rule changed in the reference is a rule the core does not
+have, and the reference runs in its place.
 """
 
 from __future__ import annotations

@@ -30,10 +30,7 @@ from typing import Any
 from ludolab.envs.catan import actions as A
 from ludolab.envs.catan import native
 from ludolab.envs.catan.agents.base import Agent
-from ludolab.envs.catan.agents.determinise import (  # (named here too, where they began)
-    deal_hidden,
-    determinise,
-)
+from ludolab.envs.catan.agents.determinise import determinise
 from ludolab.envs.catan.agents.greedy import BoardInfo, GreedyAgent
 from ludolab.envs.catan.agents.lookahead import LookaheadAgent
 from ludolab.envs.catan.agents.native_seats import native_seats
@@ -163,6 +160,9 @@ class MCTSAgent(SearchAgent, Agent):
 
     def reset(self, seat: int, seed: int) -> None:
         super().reset(seat, seed)
+        # The same numbers as the ``random.Random`` the base class seeds, in the core's stream
+        # when there is one: the core then deals determinisations from it itself.
+        self.rng = native.stream(self.stream_seed(seat, seed))
         self._seats: list[tuple] | None = None  # the policy agents as the core's seats
         self._agents: Any = None  # the core's copies of them (Core.agents), for this game
         self._base = self.make_policy(self.policy)
@@ -227,33 +227,51 @@ class MCTSAgent(SearchAgent, Agent):
             return [1.0 / n] * n
         return [1.0 if q == game.winner else 0.0 for q in range(n)]
 
-    def determinise(self, game: Game) -> Any:
-        """A determinisation of ``game`` (see :func:`determinise`), in the native core when the
-        core can play the policy agents there: the decision's position is loaded once, and each
-        determinisation is a copy of it with the hidden fields dealt again (the same deal)."""
+    def _position_in_core(self, game: Game) -> Any:
+        """The decision's position loaded into the native core (once per decision), or None
+        where the search runs on the reference: no core, a policy the core does not have, or
+        debug mode (which checks the reference's steps, so they must be taken)."""
         if self._seats is None or game.options.debug:
-            return determinise(game, self.seat, self.rng)
+            return None
         if self._mirror is None:
             mirror = native.mirror_of(game)  # (its traces left out: the search never reads them)
             if mirror is None:
-                return determinise(game, self.seat, self.rng)
+                return None
             self._mirror = mirror.core
             if self._agents is None:
                 self._agents = mirror.core.agents(self._seats)
-        deal = deal_hidden(game, self.seat, self.rng)
-        core = self._mirror.clone()
-        core.set_state(
-            {
-                "hands": deal.hands,
-                "dev_hand": deal.dev_hand,
-                "dev_new": deal.dev_new,
-                "dev_deck": deal.dev_deck,
-                "_dice_rng": deal.dice.getstate()[1],
-                "_steal_rng": deal.steals.getstate()[1],
-                "_forced_dice": [],
-            }
+        return self._mirror
+
+    def determinise(self, game: Game) -> Any:
+        """A determinisation of ``game`` (see :func:`determinise`); in the native core when the
+        core can play the policy agents there, dealt there from the same numbers of ``rng``
+        (``Core.determinised`` states :func:`deal_hidden` a second time)."""
+        position = self._position_in_core(game)
+        if position is None:
+            return determinise(game, self.seat, self.rng)
+        return position.determinised(self.rng, self.seat)
+
+    def _flat_round(
+        self, game: Any, left: list[int], players: list[Agent], reps: int, children: dict
+    ) -> None:
+        position = self._position_in_core(game)
+        if position is None:
+            super()._flat_round(game, left, players, reps, children)
+            return
+        # The same determinisations, play-outs and sums as the loop of SearchAgent, in C.
+        totals = position.flat_trials(
+            self.rng,
+            self.seat,
+            left,
+            self._agents,
+            self._until,
+            WEIGHTS,
+            reps,
+            [children[a].total for a in left],
         )
-        return core
+        for a, total in zip(left, totals, strict=True):
+            children[a].total = total
+            children[a].visits += reps
 
 
 class ValueMCTSAgent(MCTSAgent):
