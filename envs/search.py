@@ -131,6 +131,7 @@ class SearchAgent(Agent):
         self.flat = flat
         self._players: list[Agent] = []
         self._policy_seeds: list[int] = []  # what each of _players was reset with
+        self.playouts_done = 0  # play-outs (iterations) since reset: benchmarks/search_cost.py
 
     @property
     def spec(self) -> str:
@@ -173,6 +174,7 @@ class SearchAgent(Agent):
     def reset(self, seat: int, seed: int) -> None:
         super().reset(seat, seed)
         self._players = []
+        self.playouts_done = 0
 
     def _policy_agents(self, n_players: int) -> list[Agent]:
         if len(self._players) != n_players:
@@ -203,6 +205,7 @@ class SearchAgent(Agent):
         while True:
             self._iterate(root, self.determinise(game), players)
             done += 1
+            self.playouts_done += 1
             if (deadline and time.perf_counter() >= deadline) or (not deadline and done >= budget):
                 break
         me = self.seat
@@ -227,6 +230,7 @@ class SearchAgent(Agent):
         flat = self.judged_flat(game)
         for _ in range(rounds):
             reps = max(1, budget // (len(left) * rounds))
+            self.playouts_done += reps * len(left)
             if flat:
                 self._flat_round(game, left, players, reps, children)
             else:

@@ -254,6 +254,7 @@ def test_play_game_runs_the_core_s_agents_on_it_and_gives_the_reference_s_record
         "mcts:policy=random,playouts=16",
         "mcts:search=setup+robber+trade,playouts=8,candidates=0",
         "mcts-value:playouts=8,setup_playouts=8,horizon=4",
+        "mcts-value:playouts=8,setup_playouts=24,horizon=4,setup_flat=true,setup_horizon=3",
         "lookahead:playouts=8,finalists=3",
         "lookahead:playouts=4,finalists=2,trade=false,robber=production",
     ],

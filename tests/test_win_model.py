@@ -222,6 +222,10 @@ def test_value_search_never_weighs_two_cards_for_one(monkeypatch):
         "mcts-value:horizon=2.5",
         "mcts-value:flat=2",
         "mcts:flat=true,root=ucb",
+        "mcts:setup_horizon=4,policy=random",
+        "mcts-value:setup_horizon=-1",
+        "mcts-value:setup_flat=2",
+        "mcts:setup_flat=true,root=ucb",
     ],
 )
 def test_bad_value_search_parameters_are_refused(spec):
@@ -237,6 +241,7 @@ def test_bad_value_search_parameters_are_refused(spec):
         "mcts:search=all,horizon=8",
         "mcts-value:flat=false",
         "mcts:search=all,flat=true",
+        "mcts:setup_horizon=20,setup_flat=true",
     ],
 )
 def test_value_search_specs_round_trip(spec):
@@ -247,8 +252,8 @@ def test_value_search_specs_round_trip(spec):
 @pytest.mark.parametrize("flat", [True, False])
 def test_flat_judges_turn_decisions_by_play_outs_alone(flat, monkeypatch):
     """With ``flat``, no tree grows below the root's actions at a decision after the
-    placements (each is judged by the policy playing on); without it, one does. The
-    placements keep their tree either way."""
+    placements (each is judged by the policy playing on); without it, one does. (The
+    placements have their own switch, ``setup_flat``: the test below.)"""
     from ludolab.envs.search import SearchAgent
 
     game = _played(6, 20)
@@ -269,3 +274,32 @@ def test_flat_judges_turn_decisions_by_play_outs_alone(flat, monkeypatch):
     action = agent.act(game, game.legal_actions())
     assert action in game.legal_actions()
     assert (not iterations) == flat
+
+
+@pytest.mark.parametrize("setup_flat", [True, False])
+def test_placements_are_judged_flat_and_cut_off_when_asked(setup_flat, monkeypatch):
+    """``setup_flat`` judges a placement's spots by play-outs alone (no tree below them);
+    ``setup_horizon`` stops those play-outs after that many turns of the game and scores them
+    with the model. (Debug mode: the search runs on the reference, where both can be watched.)"""
+    from ludolab.envs.search import SearchAgent
+
+    game = Game(fair_board(6), 4, 6, GameOptions(debug=True))
+    flag = str(setup_flat).lower()
+    agent = parse_agent_spec(f"mcts:setup_playouts=24,setup_horizon=3,setup_flat={flag}")
+    agent.reset(0, 6)
+    iterations, scored = [], []
+    iterate, outcome = SearchAgent._iterate, agent.outcome
+
+    def watched(self, root, g, players):
+        iterations.append(root)
+        return iterate(self, root, g, players)
+
+    def scores(g):
+        scored.append((g.done, g.turns))
+        return outcome(g)
+
+    monkeypatch.setattr(SearchAgent, "_iterate", watched)
+    agent.outcome = scores
+    assert agent.act(game, game.legal_actions()) in game.legal_actions()
+    assert (not iterations) == setup_flat
+    assert scored and all(done or turns == 3 for done, turns in scored)

@@ -57,7 +57,13 @@ static void mt_init(MT *mt, uint32_t s) {
 
 /* The seeding random.Random uses for every seed: the key words mixed into the state. */
 static void mt_init_by_array(MT *mt, const uint32_t *key, size_t length) {
-    mt_init(mt, 19650218U);
+    static MT base; /* mt_init(19650218), the same for every key: computed once */
+    static int base_ready = 0;
+    if (!base_ready) {
+        mt_init(&base, 19650218U);
+        base_ready = 1;
+    }
+    memcpy(mt->state, base.state, sizeof base.state);
     size_t i = 1, j = 0;
     for (size_t k = (N > length ? N : length); k; k--) {
         uint32_t prev = mt->state[i - 1];

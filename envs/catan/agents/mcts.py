@@ -15,9 +15,9 @@ where the main phase gives a lazy view of the legal actions to agents that ask f
 games (:mod:`ludolab.envs.catan.agents.value`), its chances as the seats' rewards. A play-out to
 the end carries every die of the rest of the game, 60-odd turns of luck that drown the
 difference one build makes; a few turns on, the model's estimate varies far less, at the cost of
-the model's bias. Play-outs from the placements always run to the end: before the dice have
-rolled the model knows little (held-out log-loss 1.34 over turns 1-9, against 1.39 for no
-knowledge; benchmarks/fit_win_model.py).
+the model's bias. Play-outs from a placement run to the end unless ``setup_horizon`` is set:
+turn 30, say, where the model knows more than in the first turns (held-out log-loss 1.18 over
+turns 20-39, 1.34 over turns 1-9, 1.39 for no knowledge; benchmarks/fit_win_model.py).
 
 ``mcts-value`` (:class:`ValueMCTSAgent`) is this agent with cut-off play-outs and every decision
 of a turn searched; see its docstring for why its defaults are what they are.
@@ -86,7 +86,9 @@ class MCTSAgent(SearchAgent, Agent):
     decision past the placements at which a play-out is cut off and scored by the win model
     (0, the default: play to the end; see the module docstring); ``flat``: judge each decision
     after the placements by play-outs alone from each root action (the playout policy plays on;
-    no tree with random expansions below the root), with ``root=halving`` (default false).
+    no tree with random expansions below the root), with ``root=halving`` (default false);
+    ``setup_horizon``, ``setup_flat``: the same for the placements (the turn of the game at
+    which their play-outs are cut off, 0 for none; whether they are judged flat).
     Default ``setup``: the placements decide much of a game, and there the search beats the
     greedy policy (benchmarks/agent_strength.py); searching the main phase or the robber as
     well costs many times the time per game, and at the budgets tried neither beat
@@ -103,6 +105,8 @@ class MCTSAgent(SearchAgent, Agent):
         "candidates": 10,
         "setup_playouts": 0,
         "horizon": 0,
+        "setup_horizon": 0,
+        "setup_flat": False,
     }
     lazy_legal = True  # decisions it does not search go to its policy agent, which is lazy
 
@@ -119,20 +123,34 @@ class MCTSAgent(SearchAgent, Agent):
         setup_playouts: int = 0,
         horizon: int = 0,
         flat: bool = False,
+        setup_horizon: int = 0,
+        setup_flat: bool = False,
     ) -> None:
         super().__init__(playouts, seconds, c, policy, widen, root, flat)
         for key, value in (
             ("candidates", candidates),
             ("setup_playouts", setup_playouts),
             ("horizon", horizon),
+            ("setup_horizon", setup_horizon),
         ):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{key} must be a whole number >= 0, got {value!r}")
-        if horizon and policy != "greedy":
-            raise ValueError("horizon needs policy=greedy: the win model is fitted on greedy play")
+        for key, value in (("horizon", horizon), ("setup_horizon", setup_horizon)):
+            if value and policy != "greedy":
+                raise ValueError(
+                    f"{key} needs policy=greedy: the win model is fitted on greedy play"
+                )
+        if not isinstance(setup_flat, bool):
+            raise ValueError(f"setup_flat must be true or false, got {setup_flat!r}")
+        if setup_flat and root != "halving":
+            raise ValueError(
+                "setup_flat applies to root=halving (the root's actions compared flat)"
+            )
         self.candidates = candidates
         self.setup_playouts = setup_playouts
         self.horizon = horizon
+        self.setup_horizon = setup_horizon
+        self.setup_flat = setup_flat
         self._until = -1  # the turn at which play-outs stop (-1: at the end)
         self._mirror: Any = None
         names = DECISIONS if search == "all" else search.split("+")
@@ -156,6 +174,8 @@ class MCTSAgent(SearchAgent, Agent):
             "setup_playouts": self.setup_playouts,
             "horizon": self.horizon,
             "flat": flat,
+            "setup_horizon": self.setup_horizon,
+            "setup_flat": self.setup_flat,
         }
 
     def reset(self, seat: int, seed: int) -> None:
@@ -174,8 +194,8 @@ class MCTSAgent(SearchAgent, Agent):
         if game.phase not in self._searched:
             return self._base.act(game, legal)
         self._mirror = None  # the game loaded into the core, for this decision's deals
-        setup = game.phase in DECISIONS["setup"]
-        self._until = game.turns + self.horizon if self.horizon and not setup else -1
+        horizon = self.setup_horizon if game.phase in DECISIONS["setup"] else self.horizon
+        self._until = game.turns + horizon if horizon else -1
         if game.phase == SETUP_SETTLEMENT and 0 < self.candidates < len(legal):
             # Stable: equal values keep the legal order.
             values = dict(zip(legal, self._ranker.setup_spot_values(game, legal), strict=True))
@@ -183,7 +203,9 @@ class MCTSAgent(SearchAgent, Agent):
         return super().act(game, legal)
 
     def judged_flat(self, game: Any) -> bool:
-        return super().judged_flat(game) and game.phase not in DECISIONS["setup"]
+        if game.phase in DECISIONS["setup"]:
+            return self.setup_flat
+        return super().judged_flat(game)
 
     def budget(self, game: Game) -> int:
         if self.setup_playouts and game.phase in DECISIONS["setup"]:
@@ -276,27 +298,29 @@ class MCTSAgent(SearchAgent, Agent):
 
 class ValueMCTSAgent(MCTSAgent):
     """``mcts-value``: :class:`MCTSAgent` searching the placements, the robber and every
-    decision of its turns (builds, bank trades, offers, development cards), its play-outs after
-    the placements cut off ``horizon`` turns on and scored by the win model (see the module
-    docstring).
+    decision of its turns (builds, bank trades, offers, development cards), every decision
+    judged flat (each root action by the greedy policy playing on from it, no tree below it),
+    its play-outs cut off and scored by the win model (see the module docstring): ``horizon``
+    turns after a decision in the game, at turn ``setup_horizon`` from a placement.
 
     Its defaults come from runs against three greedy agents (benchmarks/README.md, "A search
-    with cut-off play-outs"): with 500 play-outs a decision in turn, a horizon of 8 turns (two
-    rounds of four seats) won 41 of 100 games, 16 turns 40, 4 turns 32 (each interval about
-    +-10 points: 8 is a middle choice, not a proven best); the placements get 4,000 play-outs
-    to the end, the budget at which placement search stopped gaining (36.0% at 4,000, 34.5% at
-    8,000; 200 games each). Its turn decisions are judged ``flat``: each root action by the
-    greedy policy playing on from it. With a tree below each root action instead (its first
-    default, ``flat=false``) it won 43.8% [39.0%, 48.6%] of 400 games against three greedy at
-    3.0 CPU s a game, and 41.2% [36.5%, 46.1%] with twice the budget in turn. More play-outs did
-    not help, we think because with a few dozen iterations per root action the tree's random
-    expansions of the decisions that follow it (the rest of the turn, the other seats') weigh on
-    the action's value. Judged flat, it won 56.0% [51.1%, 60.8%] of 400 games on the same boards
-    and dice at 2.6 CPU s, and 55.5% [50.6%, 60.3%] on others (``--seed 1``;
-    benchmarks/agent_strength.py, match catan-mcts-value-vs-greedy; docs/games/catan.md,
-    "Search agents"). Domestic offers of two cards for one are not among its choices: a greedy agent
-    that takes an offer takes it whatever it is given, so one card for one asks the same of it
-    for less. Discards and answers to offers follow the greedy policy.
+    with cut-off play-outs" and "Cheaper search"). In turn: with 500 play-outs a decision, a
+    horizon of 8 turns (two rounds of four seats) won 41 of 100 games, 16 turns 40, 4 turns 32
+    (each interval about +-10 points: 8 is a middle choice, not a proven best). Judged with a
+    tree below each root action instead (``flat=false``) it won 43.8% [39.0%, 48.6%] of 400
+    games, and no more with twice the budget: with a few dozen iterations per root action, we
+    think, the tree's random expansions of the decisions that follow weigh on the action's
+    value. Judged flat, with 4,000 play-outs to the end and a tree for each placement (the
+    defaults until issue 52: ``setup_flat=false,setup_horizon=0,setup_playouts=4000``), it won
+    56.0% [51.1%, 60.8%] of 400 games on seed 0's boards and dice at 2.6 CPU s a game (commit
+    95bc26f). The placements then took most of its time; judged flat too, their play-outs cut
+    off at turn 30 (the win model knows more by then: held-out log-loss 1.18 over turns 20-39,
+    1.34 over turns 1-9) and 1,000 play-outs each, it won 56.8% [51.9%, 61.5%] of the same
+    games at 0.59 CPU s (cut off at turn 4, 10 or 20 with 4,000 play-outs: 46.5%, 50.0%,
+    53.8%; with 400 play-outs in turn: 52.0%); docs/games/catan.md, "Search agents", has its
+    check on other boards and dice. Domestic offers of two cards for one are not among its
+    choices: a greedy agent that takes an offer takes it whatever it is given, so one card for
+    one asks the same of it for less. Discards and answers to offers follow the greedy policy.
     """
 
     name = "mcts-value"
@@ -304,9 +328,11 @@ class ValueMCTSAgent(MCTSAgent):
         **MCTSAgent._DEFAULTS,
         "playouts": 500,
         "search": "setup+robber+turn",
-        "setup_playouts": 4000,
+        "setup_playouts": 1000,
         "horizon": 8,
         "flat": True,
+        "setup_horizon": 30,
+        "setup_flat": True,
     }
 
     def __init__(self, **params: Any) -> None:

@@ -1,0 +1,124 @@
+"""What the search agents cost and how strong they are: now, against the budgets issue 52 began
+with, on the same games in one run.
+
+    .venv/bin/python benchmarks/search_cost.py [--games N] [--workers W] [--seed S]
+        [--agent NAME ...]
+
+Each agent plays its match of ``agent_strength.py`` (one search agent against copies of one
+opponent, its seat rotating game by game, a fair setup from game g's seed) twice: as ``before``,
+a spec that restates the agent's defaults when issue 52 was filed (on this commit's code, so the
+ratio is what the budgets cost, not what the code's speed-ups saved: the commits' notes and
+docs/explanation/search.md time those across commits), and as ``now``, the agent's defaults.
+Printed per spec: the search agent's wins with a 95% Wilson interval (statsmodels), CPU seconds
+per game (the whole game, every seat), the search agent's play-outs per game (iterations of its
+search; sequential halving's trials count one each) and per CPU second, and the ratios of now to
+before. Both specs meet the same setups, seats and seeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from dataclasses import dataclass
+
+from joblib import Parallel, delayed
+from statsmodels.stats.proportion import proportion_confint
+
+from ludolab import games as games_registry
+from ludolab.research.simulate import fair_setup, game_seed, winners
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A search agent's benchmark: its game, its opponent, the specs compared, and issue 52's
+    target for it (CPU seconds a game at most, win rate at least), if it has one."""
+
+    game: str
+    opponent: str
+    players: int
+    before: str  # the defaults issue 52 began with, as a spec on today's code
+    now: str
+    target: tuple[float, float] | None = None
+
+
+SUBJECTS = {
+    "catan-mcts-value": Subject(
+        "catan",
+        "greedy",
+        4,
+        "mcts-value:setup_playouts=4000,setup_horizon=0,setup_flat=false",
+        "mcts-value",
+        (0.5, 0.55),
+    ),
+    "gallery-mcts": Subject("gallery", "lookahead", 2, "mcts", "mcts", (2.0, 0.65)),
+    "splendor-mcts": Subject("splendor", "greedy", 2, "mcts", "mcts"),
+}
+
+
+def play(subject: Subject, spec: str, seed: int, g: int) -> tuple[float, float, int]:
+    """Game ``g``: (the search agent's share of the win, CPU seconds, its play-outs)."""
+    start = time.process_time()
+    s = game_seed(seed, g)
+    seat = g % subject.players
+    described = games_registry.get(subject.game)
+    agents = [described.agents.parse(subject.opponent) for _ in range(subject.players)]
+    agents[seat] = described.agents.parse(spec)
+    record = described.play(fair_setup(subject.game, subject.players, s), agents, s, None)
+    first = winners(record)
+    won = 1.0 / len(first) if seat in first else 0.0
+    return won, time.process_time() - start, agents[seat].playouts_done
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--agent", nargs="*", choices=sorted(SUBJECTS), default=list(SUBJECTS))
+    args = parser.parse_args()
+    print(f"{args.games} games per spec, seed {args.seed}, {args.workers} workers")
+    print(
+        f"{'agent':<18} {'':<7} {'wins':>6} {'win rate [95% Wilson]':>24} {'CPU s/game':>10} "
+        f"{'play-outs/game':>14} {'play-outs/CPU s':>15}"
+    )
+    for name in args.agent:
+        subject = SUBJECTS[name]
+        rows = {}
+        specs = {"before": subject.before, "now": subject.now}
+        if subject.before == subject.now:  # (unchanged: played once)
+            specs = {"now": subject.now}
+        for label, spec in specs.items():
+            results = Parallel(n_jobs=args.workers)(
+                delayed(play)(subject, spec, args.seed, g) for g in range(args.games)
+            )
+            wins = sum(w for w, _, _ in results) / args.games
+            cpu = sum(c for _, c, _ in results) / args.games
+            playouts = sum(p for _, _, p in results) / args.games
+            low, high = proportion_confint(round(wins * args.games), args.games, method="wilson")
+            rows[label] = (cpu, playouts)
+            print(
+                f"{name:<18} {label:<7} {wins * args.games:>6g} {wins:>9.1%} "
+                f"[{low:.1%}, {high:.1%}] {cpu:>10.3f} {playouts:>14,.0f} "
+                f"{playouts / cpu:>15,.0f}   {spec}",
+                flush=True,
+            )
+        if subject.target:
+            most, least = subject.target
+            met = cpu <= most and wins >= least
+            print(
+                f"{name:<18} target: at most {most} CPU s a game and at least {least:.0%} wins: "
+                f"{'OK' if met else 'MISS'}",
+                flush=True,
+            )
+        if "before" in rows:
+            (cpu0, p0), (cpu1, p1) = rows["before"], rows["now"]
+            print(
+                f"{name:<18} now/before: CPU s/game x{cpu1 / cpu0:.2f}, play-outs/game "
+                f"x{p1 / p0:.2f}, play-outs/CPU s x{(p1 / cpu1) / (p0 / cpu0):.2f}",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
