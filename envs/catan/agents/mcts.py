@@ -304,7 +304,7 @@ class ValueMCTSAgent(MCTSAgent):
     turns after a decision in the game, at turn ``setup_horizon`` from a placement.
 
     Its defaults come from runs against three greedy agents (benchmarks/README.md, "A search
-    with cut-off play-outs" and "Cheaper search"). In turn: with 500 play-outs a decision, a
+    with cut-off play-outs" and "search_cost.py"). In turn: with 500 play-outs a decision, a
     horizon of 8 turns (two rounds of four seats) won 41 of 100 games, 16 turns 40, 4 turns 32
     (each interval about +-10 points: 8 is a middle choice, not a proven best). Judged with a
     tree below each root action instead (``flat=false``) it won 43.8% [39.0%, 48.6%] of 400
