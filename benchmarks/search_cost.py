@@ -7,8 +7,8 @@ with, on the same games in one run.
 Each agent plays its match of ``agent_strength.py`` (one search agent against copies of one
 opponent, its seat rotating game by game, a fair setup from game g's seed) twice: as ``before``,
 a spec that restates the agent's defaults when issue 52 was filed (on this commit's code, so the
-ratio is what the budgets cost, not what the code's speed-ups saved: the commits' notes and
-docs/explanation/search.md time those across commits), and as ``now``, the agent's defaults.
+ratio is what the budgets cost, not what the code's speed-ups saved: benchmarks/README.md,
+"search_cost.py", times those across commits), and as ``now``, the agent's defaults.
 Printed per spec: the search agent's wins with a 95% Wilson interval (statsmodels), CPU seconds
 per game (the whole game, every seat), the search agent's play-outs per game (iterations of its
 search; sequential halving's trials count one each) and per CPU second, and the ratios of now to

@@ -2715,14 +2715,10 @@ static PyObject *Core_flat_trials(Core *self, PyObject *args) {
             }
             State *c = &copy->g;
             apply(c, chosen[i]);
-            if (c->failed || play_on(c, agents->agents, copy->serial, until, NULL) < 0) {
+            /* play_on stops, without an error, on a trace it had no memory for */
+            if ((!c->failed && play_on(c, agents->agents, copy->serial, until, NULL) < 0) ||
+                c->failed) {
                 if (!PyErr_Occurred()) PyErr_NoMemory();
-                Py_DECREF(copy);
-                Py_DECREF(shared);
-                goto done;
-            }
-            if (c->failed) {
-                PyErr_NoMemory();
                 Py_DECREF(copy);
                 Py_DECREF(shared);
                 goto done;
