@@ -476,6 +476,25 @@ def test_illegal_actions_change_nothing_and_read_as_before() -> None:
 
 
 @needs_core
+def test_is_legal_answers_as_the_list_of_legal_actions_in_every_phase() -> None:
+    """In the main phase the core answers is_legal (and the greedy agent's questions) without
+    listing the actions: the answer must be membership of the list, for every action, in every
+    state of random walks through games of every option set (trades, cards, the robber)."""
+    main_states = 0
+    for k, options in enumerate(OPTIONS):
+        walk = random.Random(k)
+        core = native.new_core(CORE, fair_board(k), 2 + k % 3, k, GameOptions(**options))
+        for _ in range(1500):
+            legal = core.legal_actions()
+            if not legal:
+                break
+            main_states += core.get_state()["phase"] == engine.MAIN
+            assert [a for a in range(A.N_ACTIONS) if core.is_legal(a)] == legal, (k, legal)
+            assert core.step(walk.choice(legal)) is True
+    assert main_states > 2000
+
+
+@needs_core
 def test_a_clone_is_independent_and_plays_on_the_same() -> None:
     core = native.new_core(CORE, fair_board(3), 4, 21, GameOptions())
     seats = [("random", native.stream_key(f"k{q}")) for q in range(3)]

@@ -473,8 +473,50 @@ static int legal_actions(const State *g, int16_t *out) {
     }
 }
 
+/* Whether a is among main_actions(g, p), without listing them: the greedy agent asks about a
+ * few actions at each of its many decisions in the main phase. */
+static int main_legal(const State *g, int p, int a) {
+    const int *hand = g->hands[p];
+    int lumber = hand[0], wool = hand[1], grain = hand[2], brick = hand[3], ore = hand[4];
+    if (a == A_END_TURN) return 1;
+    if (a == A_BUY_DEV) return wool && grain && ore && g->deck_len;
+    if (a < A_SETTLEMENT || (a >= A_YOP && a < A_MARITIME)) {
+        if (g->dev_played_this_turn) return 0;
+        int16_t plays[32];
+        int n = dev_plays(g, p, plays);
+        for (int i = 0; i < n; i++)
+            if (plays[i] == a) return 1;
+        return 0;
+    }
+    if (a < A_CITY)
+        return lumber && brick && wool && grain && g->settlements_left[p] &&
+               (settlement_spots(g, p) >> (a - A_SETTLEMENT) & 1);
+    if (a < A_ROAD) {
+        int v = a - A_CITY;
+        return grain >= 2 && ore >= 3 && g->cities_left[p] && (g->network[p] >> v & 1) &&
+               g->owner[v] == p && g->building[v] == 1;
+    }
+    if (a < A_ROBBER) {
+        if (!(lumber && brick && g->roads_left[p])) return 0;
+        uint64_t lo, hi;
+        road_spots(g, p, &lo, &hi);
+        int e = a - A_ROAD;
+        return (int)(e < 64 ? lo >> e & 1 : hi >> (e - 64) & 1);
+    }
+    if (a >= A_MARITIME && a < A_OFFER) {
+        int t = a - A_MARITIME;
+        return hand[trade_give[t]] >= g->rates[p][trade_give[t]] && g->bank[trade_get[t]] > 0;
+    }
+    if (a >= A_OFFER && a < A_ACCEPT) {
+        int t = (a - A_OFFER) % 20, n_give = 1 + (a - A_OFFER) / 20;
+        return g->offers_this_turn < g->offers_per_turn && hand[trade_give[t]] >= n_give;
+    }
+    return 0;
+}
+
 static int is_legal(const State *g, int action) {
     if (action < 0 || action >= N_ACTIONS || g->phase == GAME_OVER) return 0;
+    if (g->phase == MAIN) return main_legal(g, g->acting, action);
     int16_t legal[N_ACTIONS];
     int n = legal_actions(g, legal);
     for (int i = 0; i < n; i++)
@@ -1244,8 +1286,10 @@ typedef struct {
     int n_legal;
 } Agent;
 
-/* Whether action a is legal now (Game.is_legal), from the list of the decision. */
-static int allowed(const Agent *me, int a) {
+/* Whether action a is legal now (Game.is_legal): asked of the state in the main phase, where
+ * the decision lists nothing, else looked up in the decision's list. */
+static int allowed(const State *g, const Agent *me, int a) {
+    if (g->phase == MAIN) return main_legal(g, me->seat, a);
     for (int i = 0; i < me->n_legal; i++)
         if (me->legal[i] == a) return 1;
     return 0;
@@ -1673,7 +1717,7 @@ static int maritime(const State *g, const Agent *me) {
             }
         }
         int a = A_MARITIME + give * 4 + (get < give ? get : get - 1);
-        if (allowed(me, a)) return a;
+        if (allowed(g, me, a)) return a;
     }
     return -1;
 }
@@ -1734,7 +1778,7 @@ static int year_of_plenty(const State *g, const Agent *me) {
     int i = 0;
     for (int a = 0; a < 15; a++)
         if (yop_r1[a] == r1 && yop_r2[a] == r2) i = a;
-    return allowed(me, A_YOP + i) ? A_YOP + i : -1;
+    return allowed(g, me, A_YOP + i) ? A_YOP + i : -1;
 }
 
 static int monopoly(const State *g, const Agent *me) {
@@ -1757,7 +1801,7 @@ static int monopoly(const State *g, const Agent *me) {
         }
     }
     if (best < 0) return -1;
-    return allowed(me, A_MONOPOLY + best) ? A_MONOPOLY + best : -1;
+    return allowed(g, me, A_MONOPOLY + best) ? A_MONOPOLY + best : -1;
 }
 
 static int dev_play(const State *g, Agent *me) {
@@ -1767,10 +1811,10 @@ static int dev_play(const State *g, Agent *me) {
         g->dev_played_this_turn)
         return -1;
     if (dev[KNIGHT] > fresh[KNIGHT] && (robber_on_me(g, me) || knight_takes_army(g, p)) &&
-        allowed(me, A_KNIGHT))
+        allowed(g, me, A_KNIGHT))
         return A_KNIGHT;
     if (dev[ROAD_BUILDING_CARD] > fresh[ROAD_BUILDING_CARD] && g->roads_left[p] >= 1 &&
-        (settlement_wanted(g, p) || wants_longest_road(g, p)) && allowed(me, A_ROAD_BUILDING))
+        (settlement_wanted(g, p) || wants_longest_road(g, p)) && allowed(g, me, A_ROAD_BUILDING))
         return A_ROAD_BUILDING;
     if (dev[YEAR_OF_PLENTY] > fresh[YEAR_OF_PLENTY]) {
         int a = year_of_plenty(g, me);
@@ -1796,17 +1840,17 @@ static int greedy_main(State *g, Agent *me) {
     }
     if (grain >= 2 && ore >= 3 && g->cities_left[p]) {
         int city = best_city(g, me);
-        if (city >= 0 && allowed(me, city)) return city;
+        if (city >= 0 && allowed(g, me, city)) return city;
     }
     if (lumber && wool && grain && brick && g->settlements_left[p]) {
         int spot = best_settlement(g, me);
-        if (spot >= 0 && allowed(me, spot)) return spot;
+        if (spot >= 0 && allowed(g, me, spot)) return spot;
     }
-    if (me->dev_cards && wool && grain && ore && allowed(me, A_BUY_DEV) && dev_ok(g, me))
+    if (me->dev_cards && wool && grain && ore && allowed(g, me, A_BUY_DEV) && dev_ok(g, me))
         return A_BUY_DEV;
     if (lumber && brick && g->roads_left[p]) {
         int road = paid_road(g, me);
-        if (road >= 0 && allowed(me, road)) return road;
+        if (road >= 0 && allowed(g, me, road)) return road;
     }
     if (me->trade) {
         const int *rates = g->rates[p];
@@ -2312,8 +2356,23 @@ static int same_table(const Agents *agents, const State *g) {
     return 0;
 }
 
+/* A guard against a bug: the greedy agent chose an illegal action. -1, with the error set. */
+static int illegal_choice(const State *g, int a) {
+    PyErr_Format(PyExc_RuntimeError, "the core's greedy agent chose illegal action %d "
+                 "(seat %d, phase %d)", a, g->acting, g->phase);
+    return -1;
+}
+
 /* The decision of the acting seat's agent now (not a forced action), or -1 with an error. */
 static int decide(State *g, Agent *agent, uint64_t game, int16_t *legal) {
+    if (agent->kind == AGENT_GREEDY && g->phase == MAIN) { /* (it asks main_legal: no list) */
+        enter_game(agent, game);
+        agent->legal = NULL;
+        agent->n_legal = 0;
+        int a = greedy_main(g, agent);
+        if (!main_legal(g, agent->seat, a)) return illegal_choice(g, a);
+        return a;
+    }
     int n_legal = legal_actions(g, legal); /* once: the greedy agent asks about it often */
     if (n_legal == 0) { /* (only from a state set by hand: the reference's agent fails) */
         PyErr_Format(PyExc_RuntimeError, "no legal action for seat %d in phase %d", g->acting,
@@ -2325,11 +2384,7 @@ static int decide(State *g, Agent *agent, uint64_t game, int16_t *legal) {
     agent->legal = legal;
     agent->n_legal = n_legal;
     int a = greedy_act(g, agent);
-    if (!allowed(agent, a)) { /* (a guard against a bug) */
-        PyErr_Format(PyExc_RuntimeError, "the core's greedy agent chose illegal action %d "
-                     "(seat %d, phase %d)", a, g->acting, g->phase);
-        return -1;
-    }
+    if (!allowed(g, agent, a)) return illegal_choice(g, a);
     return a;
 }
 
