@@ -8,7 +8,9 @@ Each agent plays its match of ``agent_strength.py`` (one search agent against co
 opponent, its seat rotating game by game, a fair setup from game g's seed) twice: as ``before``,
 a spec that restates the agent's defaults when issue 52 was filed (on this commit's code, so the
 ratio is what the budgets cost, not what the code's speed-ups saved: benchmarks/README.md,
-"search_cost.py", times those across commits), and as ``now``, the agent's defaults.
+"search_cost.py", times those across commits), and as ``now``, the agent's defaults. One subject
+compares two agents instead: ``catan-study-seat``, the search agent catan-constraints seated
+before issue 52 (``before``) and the one it seats now.
 Printed per spec: the search agent's wins with a 95% Wilson interval (statsmodels), CPU seconds
 per game (the whole game, every seat), the search agent's play-outs per game (iterations of its
 search; sequential halving's trials count one each) and per CPU second, and the ratios of now to
@@ -51,13 +53,23 @@ SUBJECTS = {
         "mcts-value",
         (0.5, 0.55),
     ),
+    # The agent catan-constraints seats four of (benchmarks/search_table.py times the table),
+    # against the study's search agent before issue 52.
+    "catan-study-seat": Subject(
+        "catan",
+        "greedy",
+        4,
+        "lookahead:playouts=32,finalists=3",
+        "mcts-value:playouts=100,setup_playouts=250",
+    ),
     "gallery-mcts": Subject("gallery", "lookahead", 2, "mcts", "mcts", (2.0, 0.65)),
     "splendor-mcts": Subject("splendor", "greedy", 2, "mcts", "mcts"),
 }
 
 
-def play(subject: Subject, spec: str, seed: int, g: int) -> tuple[float, float, int]:
-    """Game ``g``: (the search agent's share of the win, CPU seconds, its play-outs)."""
+def play(subject: Subject, spec: str, seed: int, g: int) -> tuple[float, float, int | None]:
+    """Game ``g``: (the search agent's share of the win, CPU seconds, its play-outs: None for an
+    agent that does not count them, such as ``lookahead``)."""
     start = time.process_time()
     s = game_seed(seed, g)
     seat = g % subject.players
@@ -67,7 +79,7 @@ def play(subject: Subject, spec: str, seed: int, g: int) -> tuple[float, float, 
     record = described.play(fair_setup(subject.game, subject.players, s), agents, s, None)
     first = winners(record)
     won = 1.0 / len(first) if seat in first else 0.0
-    return won, time.process_time() - start, agents[seat].playouts_done
+    return won, time.process_time() - start, getattr(agents[seat], "playouts_done", None)
 
 
 def main() -> None:
@@ -94,13 +106,16 @@ def main() -> None:
             )
             wins = sum(w for w, _, _ in results) / args.games
             cpu = sum(c for _, c, _ in results) / args.games
-            playouts = sum(p for _, _, p in results) / args.games
+            counts = [p for _, _, p in results]
+            playouts = None if None in counts else sum(counts) / args.games
+            shown = (
+                ("-", "-") if playouts is None else (f"{playouts:,.0f}", f"{playouts / cpu:,.0f}")
+            )
             low, high = proportion_confint(round(wins * args.games), args.games, method="wilson")
             rows[label] = (cpu, playouts)
             print(
                 f"{name:<18} {label:<7} {wins * args.games:>6g} {wins:>9.1%} "
-                f"[{low:.1%}, {high:.1%}] {cpu:>10.3f} {playouts:>14,.0f} "
-                f"{playouts / cpu:>15,.0f}   {spec}",
+                f"[{low:.1%}, {high:.1%}] {cpu:>10.3f} {shown[0]:>14} {shown[1]:>15}   {spec}",
                 flush=True,
             )
         if subject.target:
@@ -113,11 +128,13 @@ def main() -> None:
             )
         if "before" in rows:
             (cpu0, p0), (cpu1, p1) = rows["before"], rows["now"]
-            print(
-                f"{name:<18} now/before: CPU s/game x{cpu1 / cpu0:.2f}, play-outs/game "
-                f"x{p1 / p0:.2f}, play-outs/CPU s x{(p1 / cpu1) / (p0 / cpu0):.2f}",
-                flush=True,
-            )
+            ratios = f"CPU s/game x{cpu1 / cpu0:.2f}"
+            if p0 is not None and p1 is not None:
+                ratios += (
+                    f", play-outs/game x{p1 / p0:.2f}, "
+                    f"play-outs/CPU s x{(p1 / cpu1) / (p0 / cpu0):.2f}"
+                )
+            print(f"{name:<18} now/before: {ratios}", flush=True)
 
 
 if __name__ == "__main__":
