@@ -32,7 +32,6 @@ have, and the reference runs in its place.
 
 from __future__ import annotations
 
-import hashlib
 import random
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -43,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ludolab.envs.catan.board import DESERT, Board
 from ludolab.envs.catan.topology import load_layout
 from ludolab.envs.compiled import PURE_PYTHON_ENV, c_extension
+from ludolab.envs.random_streams import stream_key
 from ludolab.envs.rules import InvariantError
 
 if TYPE_CHECKING:
@@ -71,18 +71,6 @@ def native() -> ModuleType | None:
     return c_extension(
         "ludolab.envs.catan._core", SOURCE, "the Python reference runs in its place"
     )
-
-
-def stream_key(seed: int | str) -> list[int]:
-    """The 32-bit key words ``random.Random(seed)`` seeds its Mersenne Twister with (version 2
-    seeding): a string becomes the integer of its UTF-8 bytes followed by their SHA-512 digest;
-    an integer's absolute value is cut into words, least significant first ([0] for 0)."""
-    if isinstance(seed, str):
-        raw = seed.encode()
-        seed = int.from_bytes(raw + hashlib.sha512(raw).digest(), "big")
-    n = abs(int(seed))
-    words = [(n >> shift) & 0xFFFFFFFF for shift in range(0, max(n.bit_length(), 1), 32)]
-    return words or [0]
 
 
 def stream(seed: int | str) -> Stream:
