@@ -124,7 +124,19 @@ C_EXTENSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
             "agents/determinise.py",
         ),
     ),
+    "ludolab.envs.gallery._core": (
+        "envs/gallery/core.c",
+        (
+            "engine.py",
+            "play.py",
+            "agents/greedy.py",
+            "agents/random_agent.py",
+            "agents/determinise.py",
+        ),
+    ),
 }
+# Headers the C extensions include (a change to one rebuilds them all).
+C_HEADERS = ["envs/stream.h"]
 
 
 def _sha256(path: Path) -> str:
@@ -145,6 +157,7 @@ def c_extensions() -> list[Extension]:
                     ("MIRRORS_SHA256", f'"{mirrored}"'),
                 ],
                 extra_compile_args=["-O3"],
+                depends=C_HEADERS,
             )
         )
     return extensions

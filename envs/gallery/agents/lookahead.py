@@ -3,7 +3,7 @@
 When it plays a card, the agent ranks its cards by the greedy agent's one-ply value (see
 :mod:`ludolab.envs.gallery.agents.greedy`) and keeps the ``candidates`` best. From each of
 ``playouts`` determinisations (the cards it cannot see dealt again, as the search agent deals
-them: :func:`ludolab.envs.gallery.agents.mcts.determinise`) it plays every candidate and then
+them: :func:`ludolab.envs.gallery.agents.determinise.determinise`) it plays every candidate and then
 the whole rest of the game with a greedy agent in every seat, and counts its wins (a shared
 win as a share). All candidates meet the same determinisations, so their difference does not
 carry the luck of the deal. It plays the candidate with the most wins, greedy's first choice
@@ -17,10 +17,11 @@ the greedy agent's top cards are compared.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ludolab.envs.gallery import native
+from ludolab.envs.gallery.agents.determinise import determinise
 from ludolab.envs.gallery.agents.greedy import GreedyAgent
-from ludolab.envs.gallery.agents.mcts import determinise
 from ludolab.envs.gallery.engine import PLAY
 
 if TYPE_CHECKING:
@@ -60,6 +61,9 @@ class LookaheadAgent(GreedyAgent):
 
     def reset(self, seat: int, seed: int) -> None:
         super().reset(seat, seed)
+        # The same numbers as random.Random, in the core's stream when there is a core (its
+        # determinisations draw from it in C).
+        self.rng = native.stream(self.stream_seed(seat, seed))
         self._players = []
 
     def act(self, game: Game, legal: Sequence[int]) -> int:
@@ -73,6 +77,11 @@ class LookaheadAgent(GreedyAgent):
         players = self._play_out_agents(game.n_players)
         wins = dict.fromkeys(ranked, 0.0)
         me = self.seat
+        position = None if game.options.debug else native.core_of(game)
+        if position is not None:  # the same play-outs, in the native core
+            self._play_off_in_core(position, ranked, wins)
+            self.last_wins = wins
+            return self._most_wins(ranked, wins)
         for _ in range(self.playouts):
             deal = determinise(game, me, self.rng)
             for t in ranked:
@@ -86,11 +95,32 @@ class LookaheadAgent(GreedyAgent):
                 if me in copy.winners:
                     wins[t] += 1.0 / len(copy.winners)
         self.last_wins = wins
+        return self._most_wins(ranked, wins)
+
+    @staticmethod
+    def _most_wins(ranked: list[int], wins: dict[int, float]) -> int:
+        """The candidate with the most wins; the first in greedy's order on a tie."""
         best = ranked[0]
         for t in ranked[1:]:
             if wins[t] > wins[best]:
                 best = t
         return best
+
+    def _play_off_in_core(self, position: Any, ranked: list[int], wins: dict[int, float]) -> None:
+        """The play-off of :meth:`act` on the decision's position in the core: the same
+        determinisations (from the same numbers of ``rng``), the same greedy play-outs."""
+        me, n = self.seat, position.n_players
+        greedy = ("greedy", self.sharpness, self.card_value, self.symbol_hold)
+        agents = position.agents([(*greedy, self.opponents == "mean")] * n)
+        for _ in range(self.playouts):
+            deal = position.determinised(self.rng, me)
+            for t in ranked:
+                copy = deal.clone()
+                copy.step(t)
+                copy.play(agents)
+                winners = copy.winners
+                if me in winners:
+                    wins[t] += 1.0 / len(winners)
 
     def _play_out_agents(self, n_players: int) -> list[GreedyAgent]:
         if len(self._players) != n_players:

@@ -1,29 +1,26 @@
 """``mcts``: information-set Monte Carlo tree search for Masters Gallery (see
-:mod:`ludolab.envs.search` for the search itself).
+:mod:`ludolab.envs.search` for the search itself; the determinisations are
+:mod:`ludolab.envs.gallery.agents.determinise`'s).
 
-A determinisation deals again every card the seat cannot see: the other seats' hands (each
-keeps its size), their face-down cards and hidden simultaneous picks (each keeps its count),
-and the order of the deck. The cards dealt are exactly those not visible to the seat: the deck
-minus its own hand, its own face-down cards and pick, every card displayed face up this round
-(the extra card included) and every card discarded in earlier rounds. The seat's memory of
-what it saw earlier (which cards an opponent's double or draw revealed) is not used: the agent
-knows no more than it may, possibly less than a card-counting player.
+With the native core built (and not in debug mode), each decision's position is loaded into the
+core once, and its determinisations, the tree's steps, the playout policy's choices and the
+play-outs run there, with the core's copies of the playout agents (the same streams and
+choices as the Python ones: the same decisions, tested in tests/test_gallery_core.py); otherwise
+on the reference engine.
 """
 
 from __future__ import annotations
 
-import random
-from typing import TYPE_CHECKING
+from typing import Any
 
+from ludolab.envs.gallery import native
 from ludolab.envs.gallery.agents.base import Agent
+from ludolab.envs.gallery.agents.determinise import determinise
 from ludolab.envs.gallery.agents.greedy import GreedyAgent, LeaderAgent
+from ludolab.envs.gallery.agents.native_seats import native_seats
 from ludolab.envs.gallery.agents.random_agent import RandomAgent
-from ludolab.envs.gallery.cards import N_TYPES
+from ludolab.envs.gallery.engine import Game
 from ludolab.envs.search import SearchAgent
-
-if TYPE_CHECKING:
-    from ludolab.envs.gallery.engine import Game
-
 
 # The playout policies, by the names ``policy`` takes.
 _POLICIES: dict[str, type[Agent]] = {
@@ -59,63 +56,67 @@ class MCTSAgent(SearchAgent, Agent):
         flat: bool = False,
     ) -> None:
         super().__init__(playouts, seconds, c, policy, widen, root, flat)
+        self._seats: list[tuple] | None = None  # the playout agents as the core's seats
+        self._agents: Any = None  # the core's copies of the playout agents, for this game
+        self._position: Any = None  # this decision's position in the core
+
+    def reset(self, seat: int, seed: int) -> None:
+        super().reset(seat, seed)
+        # The same numbers as the random.Random the base class seeds, in the core's stream
+        # when there is a core (its determinisations draw from it in C).
+        self.rng = native.stream(self.stream_seed(seat, seed))
+        self._seats = self._agents = None
+
+    def _policy_agents(self, n_players: int) -> list[Agent]:
+        # SearchAgent's, and the core's seats for the same agents when it makes them anew.
+        made = len(self._players) != n_players
+        players = super()._policy_agents(n_players)
+        if made:
+            self._seats = native_seats(players, self._policy_seeds)
+            self._agents = None
+        return players  # type: ignore[return-value]
+
+    def act(self, game: Game, legal: Any) -> int:
+        self._position = None  # the decision's position is loaded into the core once
+        return super().act(game, legal)
 
     def make_policy(self, name: str) -> Agent:
         return _POLICIES[name]()
 
-    def outcome(self, game: Game) -> list[float]:
+    def outcome(self, game: Any) -> list[float]:
         share = 1.0 / len(game.winners) if game.winners else 0.0
         return [share if q in game.winners else 0.0 for q in range(game.n_players)]
 
-    def determinise(self, game: Game) -> Game:
-        return determinise(game, self.seat, self.rng)
+    def _position_in_core(self, game: Game) -> Any:
+        """The decision's position in the native core (loaded once per decision), or None where
+        the search runs on the reference: no core, a playout agent the core does not have, or
+        debug mode (which checks the reference's steps, so they must be taken)."""
+        if self._seats is None or game.options.debug:
+            return None
+        if self._position is None:
+            position = native.core_of(game)
+            if position is None:
+                return None
+            if self._agents is None:
+                self._agents = position.agents(self._seats)
+            self._position = position
+        return self._position
 
+    def determinise(self, game: Game) -> Any:
+        """A determinisation of ``game`` (see :func:`determinise`); in the native core when the
+        core can play the playout agents there, dealt there from the same numbers of ``rng``."""
+        position = self._position_in_core(game)
+        if position is None:
+            return determinise(game, self.seat, self.rng)
+        return position.determinised(self.rng, self.seat)
 
-def determinise(game: Game, seat: int, rng: random.Random) -> Game:
-    """A copy of ``game`` in which every card ``seat`` cannot see is dealt again from ``rng``
-    (see the module docstring); ``game`` is not changed."""
-    copy = game.clone()
-    me, n = seat, game.n_players
-    face_up = game.face_up_types
-    own_picks = [t for q, t in game.simultaneous_picks if q == me]
-    unseen: list[int] = []
-    for t in range(N_TYPES):
-        k = (
-            game.type_total[t]
-            - game.discarded[t]
-            - face_up[t]
-            - game.hands[me][t]
-            - game.face_down_types[me][t]
-            - own_picks.count(t)
-        )
-        unseen.extend([t] * k)
-    rng.shuffle(unseen)
-    cards = iter(unseen)
-    for q in range(n):
-        if q == me:
-            continue
-        hand = [0] * N_TYPES
-        for _ in range(game.hand_size[q]):
-            hand[next(cards)] += 1
-        copy.hands[q] = hand
-        down = [0] * N_TYPES
-        for _ in range(sum(game.face_down_types[q])):
-            down[next(cards)] += 1
-        copy.face_down_types[q] = down
-    copy._simul_pending = [
-        (q, t if q == me else next(cards)) for q, t in game.simultaneous_picks
-    ]
-    table = list(face_up)
-    for q in range(n):
-        for t in range(N_TYPES):
-            table[t] += copy.face_down_types[q][t]
-    for _, t in copy._simul_pending:
-        table[t] += 1
-    copy._table_types = table
-    # The rest is the deck, in the shuffled order, as card ids of those types.
-    ids_by_type: list[list[int]] = [[] for _ in range(N_TYPES)]
-    for card, t in enumerate(game.type_of):
-        ids_by_type[t].append(card)
-    copy.pile = [ids_by_type[t].pop() for t in cards]
-    copy._legal = None
-    return copy
+    def policy_action(self, agent: Any, game: Any) -> int:
+        if self._agents is not None and not isinstance(game, Game):  # a position in the core
+            return int(game.choose(self._agents))
+        return int(agent.act(game, game.legal_actions()))
+
+    def _play_out(self, game: Any, players: list[Any]) -> None:
+        if self._agents is not None and not isinstance(game, Game):
+            game.play(self._agents)
+            return
+        super()._play_out(game, players)
