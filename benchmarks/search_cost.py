@@ -2,7 +2,7 @@
 with, on the same games in one run.
 
     .venv/bin/python benchmarks/search_cost.py [--games N] [--workers W] [--seed S]
-        [--agent NAME ...]
+        [--agent NAME ...] [--reference-games M]
 
 Each agent plays its match of ``agent_strength.py`` (one search agent against copies of one
 opponent, its seat rotating game by game, a fair setup from game g's seed) twice: as ``before``,
@@ -15,6 +15,12 @@ Printed per spec: the search agent's wins with a 95% Wilson interval (statsmodel
 per game (the whole game, every seat), the search agent's play-outs per game (iterations of its
 search; sequential halving's trials count one each) and per CPU second, and the ratios of now to
 before. Both specs meet the same setups, seats and seeds.
+
+``--reference-games M`` plays the first M games of ``now`` once more with the native cores
+switched off (the Python reference plays them, as ``LUDOLAB_PURE_PYTHON=1`` would have it for
+the cores), and prints their CPU seconds a game against the core's on the same games, and
+whether they are the same games (the same wins and play-outs, as they must be): what the cores
+save, measured in the same run.
 """
 
 from __future__ import annotations
@@ -22,7 +28,9 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass
+from unittest import mock
 
 from joblib import Parallel, delayed
 from statsmodels.stats.proportion import proportion_confint
@@ -67,9 +75,23 @@ SUBJECTS = {
 }
 
 
-def play(subject: Subject, spec: str, seed: int, g: int) -> tuple[float, float, int | None]:
+def play(
+    subject: Subject, spec: str, seed: int, g: int, reference: bool = False
+) -> tuple[float, float, int | None]:
     """Game ``g``: (the search agent's share of the win, CPU seconds, its play-outs: None for an
-    agent that does not count them, such as ``lookahead``)."""
+    agent that does not count them, such as ``lookahead``); with ``reference``, the native cores
+    switched off."""
+    with ExitStack() as stack:
+        if reference:
+            from ludolab.envs.catan import native as catan_native
+            from ludolab.envs.gallery import native as gallery_native
+
+            for module in (catan_native, gallery_native):
+                stack.enter_context(mock.patch.object(module, "native", lambda: None))
+        return _play(subject, spec, seed, g)
+
+
+def _play(subject: Subject, spec: str, seed: int, g: int) -> tuple[float, float, int | None]:
     start = time.process_time()
     s = game_seed(seed, g)
     seat = g % subject.players
@@ -88,6 +110,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--agent", nargs="*", choices=sorted(SUBJECTS), default=list(SUBJECTS))
+    parser.add_argument("--reference-games", type=int, default=0)
     args = parser.parse_args()
     print(f"{args.games} games per spec, seed {args.seed}, {args.workers} workers")
     print(
@@ -116,6 +139,21 @@ def main() -> None:
             print(
                 f"{name:<18} {label:<7} {wins * args.games:>6g} {wins:>9.1%} "
                 f"[{low:.1%}, {high:.1%}] {cpu:>10.3f} {shown[0]:>14} {shown[1]:>15}   {spec}",
+                flush=True,
+            )
+        if args.reference_games > 0:
+            m = min(args.reference_games, args.games)
+            mine = results[:m]  # now's first m games, with the cores
+            theirs = Parallel(n_jobs=args.workers)(
+                delayed(play)(subject, subject.now, args.seed, g, True) for g in range(m)
+            )
+            same = [(w, p) for w, _, p in mine] == [(w, p) for w, _, p in theirs]
+            core_cpu = sum(c for _, c, _ in mine) / m
+            ref_cpu = sum(c for _, c, _ in theirs) / m
+            print(
+                f"{name:<18} reference, first {m} games: {ref_cpu:.3f} CPU s a game, the "
+                f"cores {core_cpu:.3f} (x{core_cpu / ref_cpu:.3f}); the same games (wins and "
+                f"play-outs): {'yes' if same else 'NO'}",
                 flush=True,
             )
         if subject.target:
