@@ -349,6 +349,36 @@ def test_the_switch_and_a_stale_source_run_the_reference(monkeypatch, tmp_path) 
         native.native.cache_clear()
 
 
+@needs_core
+def test_a_rule_edited_in_the_reference_runs_the_reference(monkeypatch, tmp_path) -> None:
+    """An edit to a Python file the core restates, with core.c untouched, refuses the core
+    with a warning naming the file: a changed rule is never played by the old C."""
+    copy = tmp_path / "gallery"
+    shutil.copytree(native.SOURCE.parent, copy, ignore=shutil.ignore_patterns("*.so"))
+    monkeypatch.setattr(native, "SOURCE", copy / "core.c")
+    native.native.cache_clear()
+    try:
+        assert native.native() is CORE  # an exact copy is current
+        engine_copy = copy / "engine.py"
+        engine_copy.write_text(engine_copy.read_text() + "\n# a rule changed\n")
+        native.native.cache_clear()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert native.native() is None
+        message = "engine.py changed since core.c, which restates it, was compiled"
+        assert any(message in str(w.message) for w in caught)
+        mirrored = {entry.partition("=")[0] for entry in CORE.MIRRORS_SHA256.split(";")}
+        assert mirrored == {
+            "engine.py",
+            "play.py",
+            "agents/greedy.py",
+            "agents/random_agent.py",
+            "agents/determinise.py",
+        }
+    finally:
+        native.native.cache_clear()
+
+
 SANITIZED = r"""
 import importlib.util, random, sys, sysconfig
 sys.path.insert(0, sys.argv[1])
