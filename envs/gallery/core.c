@@ -619,74 +619,57 @@ static double after(const Position *x, int t, const int *counts0, const int *fac
     return bonus + value;
 }
 
-/* GreedyAgent.act. */
+/* The value GreedyAgent.act gives `action` in the phase of `g` (declining aside). */
+static double action_value(const State *g, const Position *x, int action) {
+    double cost = x->last_round ? 0.0 : x->me->card_value;
+    switch (g->phase) {
+    case PLAY:
+        return after(x, action, x->counts, x->face_up, x->mine, x->base, 1,
+                     g->hands[x->me->seat], 0);
+    case SECOND:
+        if (g->second_kind == SECOND_DOUBLE)
+            return after(x, action - A_SECOND, x->counts, x->face_up, x->mine, x->base,
+                         g->r.second_effects, NULL, 1) - cost;
+        else { /* face down: counts for ranking and money, not for ending the round */
+            int a = (action - A_SECOND) / N_SYMBOLS, c2[N_ARTISTS], m2[N_ARTISTS];
+            memcpy(c2, x->counts, sizeof c2);
+            memcpy(m2, x->mine, sizeof m2);
+            c2[a]++;
+            m2[a]++;
+            return balance(x, c2, x->face_up, m2, x->base) - cost;
+        }
+    case AWARD_CHOICE: {
+        int placed[N_ARTISTS];
+        memcpy(placed, x->base, sizeof placed);
+        placed[action - A_AWARD_TO] += g->r.award_value;
+        return balance(x, x->counts, x->face_up, x->mine, placed);
+    }
+    default: /* a simultaneous pick: revealed with the others, its symbol ignored */
+        return after(x, action, x->counts, x->face_up, x->mine, x->base, 0, NULL, 1) - cost;
+    }
+}
+
+/* GreedyAgent.act: the legal action of the highest value, the first on a tie; a second card
+ * or a simultaneous pick must beat declining, valued first. */
 static int greedy_act(const State *g, const Agent *me, const int *legal, int n) {
     if (n == 1) return legal[0];
     Position x;
     greedy_read(g, me, &x);
-    const int *hand = g->hands[me->seat];
     int best = legal[0];
     double best_value = -INFINITY;
-    double cost = x.last_round ? 0.0 : me->card_value;
-    switch (g->phase) {
-    case PLAY:
-        for (int i = 0; i < n; i++) {
-            double v = after(&x, legal[i], x.counts, x.face_up, x.mine, x.base, 1, hand, 0);
-            if (v > best_value) {
-                best = legal[i];
-                best_value = v;
-            }
-        }
-        return best;
-    case SECOND:
+    if (g->phase == SECOND || g->phase == SIMULTANEOUS_PLAY) {
         best = A_DECLINE;
         best_value = balance(&x, x.counts, x.face_up, x.mine, x.base);
-        for (int i = 0; i < n; i++) {
-            if (legal[i] == A_DECLINE) continue;
-            double v;
-            if (g->second_kind == SECOND_DOUBLE) {
-                v = after(&x, legal[i] - A_SECOND, x.counts, x.face_up, x.mine, x.base,
-                          g->r.second_effects, NULL, 1) - cost;
-            } else { /* face down: counts for ranking and money, not for ending the round */
-                int a = (legal[i] - A_SECOND) / N_SYMBOLS, c2[N_ARTISTS], m2[N_ARTISTS];
-                memcpy(c2, x.counts, sizeof c2);
-                memcpy(m2, x.mine, sizeof m2);
-                c2[a]++;
-                m2[a]++;
-                v = balance(&x, c2, x.face_up, m2, x.base) - cost;
-            }
-            if (v > best_value) {
-                best = legal[i];
-                best_value = v;
-            }
-        }
-        return best;
-    case AWARD_CHOICE:
-        for (int i = 0; i < n; i++) {
-            int placed[N_ARTISTS];
-            memcpy(placed, x.base, sizeof placed);
-            placed[legal[i] - A_AWARD_TO] += g->r.award_value;
-            double v = balance(&x, x.counts, x.face_up, x.mine, placed);
-            if (v > best_value) {
-                best = legal[i];
-                best_value = v;
-            }
-        }
-        return best;
-    case SIMULTANEOUS_PLAY:
-        best = A_DECLINE;
-        best_value = balance(&x, x.counts, x.face_up, x.mine, x.base);
-        for (int i = 0; i < n; i++) {
-            if (legal[i] == A_DECLINE) continue;
-            double v = after(&x, legal[i], x.counts, x.face_up, x.mine, x.base, 0, NULL, 1) - cost;
-            if (v > best_value) {
-                best = legal[i];
-                best_value = v;
-            }
-        }
-        return best;
     }
-    return legal[0];
+    for (int i = 0; i < n; i++) {
+        if (legal[i] == A_DECLINE) continue;
+        double v = action_value(g, &x, legal[i]);
+        if (v > best_value) {
+            best = legal[i];
+            best_value = v;
+        }
+    }
+    return best;
 }
 
 /* The acting seat's agent's decision now; -1 with an error when nothing is legal (only in a
