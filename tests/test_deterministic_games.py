@@ -269,7 +269,7 @@ SHIPPED = sorted(
     if (data := tomllib.loads(p.read_text())).get("game") in ("catan", "gallery")
     and "design" not in data
 )
-# Its search lineup plays lookahead agents: about 20 s even this small.
+# Its search lineup seats four mcts-value agents: slow even this small.
 SLOW = {"catan-constraints"}
 
 
