@@ -67,7 +67,7 @@ typedef struct {
     int round, phase, current, acting, starter, turns, n_actions, n_winners, winners[MAX_SEATS];
     int last_player, second_kind, second_artist, award_closes;
     int queue[MAX_SEATS], n_queue, pending[MAX_SEATS][2], n_pending;
-    int drawn[MAX_SEATS], missed_draws, dealt[MAX_SEATS], dealt_round[MAX_SEATS], n_dealt_round;
+    int drawn[MAX_SEATS], missed_draws, dealt[MAX_SEATS], dealt_round[MAX_SEATS];
     int deck_ran_out, n_logs;
     RoundLog logs[MAX_ROUNDS];
 } State;
@@ -212,7 +212,6 @@ static void deal_cards(State *g, int k) {
         g->dealt_round[q] = got;
         if (got < k) g->deck_ran_out = 1;
     }
-    g->n_dealt_round = g->r.n;
 }
 
 static void begin_round(State *g, int starter) {
@@ -1102,8 +1101,7 @@ static PyObject *Core_set_state(Core *self, PyObject *state) {
 #undef ONE
     if ((g.n_winners = state_ints(state, "winners", -n, 0, n - 1, g.winners)) < 0 ||
         (g.n_queue = state_ints(state, "simul_queue", -n, 0, n - 1, g.queue)) < 0 ||
-        (g.n_dealt_round = state_ints(state, "dealt_this_round", -n, 0, N_CARDS,
-                                      g.dealt_round)) < 0)
+        state_ints(state, "dealt_this_round", -n, 0, N_CARDS, g.dealt_round) < 0)
         return NULL;
     int n_pending = state_ints(state, "simul_pending", -2 * n, 0, N_TYPES - 1, pending);
     if (n_pending < 0) return NULL;

@@ -33,14 +33,15 @@ def play_game(
             f"deal {deal.id} is for {deal.n_players} players but {len(agents)} agents were given"
         )
     seed = operator.index(seed)
+    options = options or GalleryOptions()
     specs = [agent.spec for agent in agents]
     core = native.native()
-    if core is not None and not (options is not None and options.debug):
+    if core is not None and not options.debug:
         seats = native_seats(agents, [seed] * len(agents))
         if seats is not None:
             for seat, agent in enumerate(agents):
                 agent.reset(seat, seed)
-            position = native.new_core(core, deal, options or GalleryOptions())
+            position = native.new_core(core, deal, options)
             position.play(seats)
             return core_record(position.get_state(), deal.id, seed, specs)
     game = Game(deal, seed, options)
