@@ -8,9 +8,11 @@ Each agent plays its match of ``agent_strength.py`` (one search agent against co
 opponent, its seat rotating game by game, a fair setup from game g's seed) twice: as ``before``,
 a spec that restates the agent's defaults when issue 52 was filed (on this commit's code, so the
 ratio is what the budgets cost, not what the code's speed-ups saved: benchmarks/README.md,
-"search_cost.py", times those across commits), and as ``now``, the agent's defaults. One subject
-compares two agents instead: ``catan-study-seat``, the search agent catan-constraints seated
-before issue 52 (``before``) and the one it seats now.
+"search_cost.py", times those across commits), and as ``now``, the agent's defaults. Two subjects
+compare the agents a shipped study seats instead: ``catan-study-seat``, the search agent
+catan-constraints seated before issue 52 (``before``) and the one it seats now;
+``gallery-study-seat``, the default ``mcts`` (``before``) and the smaller budget gallery-deals
+seats at its four-player table (``now``).
 Printed per spec: the search agent's wins with a 95% Wilson interval (statsmodels), CPU seconds
 per game (the whole game, every seat), the search agent's play-outs per game (iterations of its
 search; sequential halving's trials count one each) and per CPU second, and the ratios of now to
@@ -71,6 +73,8 @@ SUBJECTS = {
         "mcts-value:playouts=100,setup_playouts=250",
     ),
     "gallery-mcts": Subject("gallery", "lookahead", 2, "mcts", "mcts", (2.0, 0.65)),
+    # The agent gallery-deals seats four of, against the default budget, at its 4-player table.
+    "gallery-study-seat": Subject("gallery", "greedy", 4, "mcts", "mcts:playouts=250"),
     "splendor-mcts": Subject("splendor", "greedy", 2, "mcts", "mcts"),
 }
 
