@@ -138,7 +138,13 @@ def test_gallery_deals_config() -> None:
         "balanced-artists",
         "skewed-seat0",
     }
-    assert {lineup.seats for lineup in config.lineups} == {("greedy",) * 4, ("random",) * 4}
+    assert [lineup.seats for lineup in config.lineups] == [
+        ("greedy",) * 4,
+        ("random",) * 4,
+        ("mcts:playouts=250",) * 4,
+    ]
+    # the effects across skill, least skilled first
+    assert config.comparisons.skill == ("random", "greedy", "search")
 
 
 def test_quickstart_is_small() -> None:
