@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
@@ -16,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ludolab.research.experiment.analysis import analyse, load_run
+from ludolab.research.experiment.report_findings import grouped_notes
 from ludolab.research.experiment.result_tables import summary_lines
 from ludolab.research.experiment.runner import run_experiment
 from ludolab.research.metrics.registry import game_unit, label
@@ -365,6 +367,48 @@ def test_every_metric_and_term_in_the_report_is_defined_in_it(run, quickstart, s
             assert any(head in t for t in terms), f"{run}: the term '{head}' is not defined"
     # a definition is there because the report uses it
     assert not any(t.startswith("Pareto") for t in terms)
+
+
+def test_the_sensitivity_check_names_what_it_could_not_fit(small_runs: dict[str, Path]) -> None:
+    """A run without any mixed model (greedy Masters Gallery agents play one game on a deal
+    again and again) says so in a line, not in a table of dashes, and its note names every
+    comparison at once instead of listing them."""
+    md = (small_runs["gallery"] / "report.md").read_text()
+    assert pd.read_csv(small_runs["gallery"] / "comparisons.csv")["mixed_p"].isna().all()
+    assert not [t for t in tables(md) if "mixed-model difference [95% CI]" in t.columns]
+    lines = md.splitlines()
+    assert (
+        "*Sensitivity: no comparison has a linear mixed model on the games; the notes below "
+        "say why.*" in lines
+    )
+    note = "no mixed model: the games on each setup have the same value (every comparison)."
+    assert f"Note: {note}" in lines
+    # where every comparison has its model, the table has every row and no row of dashes
+    md = (small_runs["skill"] / "report.md").read_text()
+    full = pd.read_csv(small_runs["skill"] / "comparisons.csv")
+    assert full["mixed_p"].notna().all()
+    table = table_with(md, "mixed-model difference [95% CI]")
+    assert len(table) == len(full) and set(table["agrees"]) <= {"yes", "NO"}
+
+
+def test_a_note_names_a_whole_lineup_as_the_lineup() -> None:
+    rows = [
+        ("greedy", "turns", "same"), ("greedy", "score_spread", "same"),
+        ("mixed", "turns", ""), ("mixed", "score_spread", "same; small"),
+    ]  # fmt: skip
+    pairwise = pd.DataFrame(
+        [
+            {"lineup": lu, "metric": m, "condition1": "random", "condition2": "official", "note": n}
+            for lu, m, n in rows
+        ]
+    )
+    notes = grouped_notes(SimpleNamespace(pairwise=pairwise))
+    assert notes == [
+        "same: every comparison of lineup greedy, mixed / score_spread (random vs official).",
+        "small: mixed / score_spread (random vs official).",
+    ]
+    pairwise["note"] = "same"
+    assert grouped_notes(SimpleNamespace(pairwise=pairwise)) == ["same (every comparison)."]
 
 
 # ------------------------------------------------------------------------- one format

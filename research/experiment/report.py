@@ -224,15 +224,7 @@ def build_report(analysis: Analysis, figures: list[RunFigure]) -> list[Block]:
             "tables/comparisons-METRIC.tex, with its rows in tables/comparisons-METRIC.csv "
             "(all of them in comparisons.tex).",
         ),
-        Block(
-            "table",
-            mixed_table(analysis),
-            "Sensitivity: a linear mixed model on the games (metric ~ condition, random "
-            f"effects for the {unit_word}"
-            + (" and the shared game seed" if data.paired else "")
-            + "; REML, Wald intervals), corrected over the same family. 'agrees': the same "
-            "verdict as the setup-mean test.",
-        ),
+        _sensitivity_block(analysis, unit_word, data.paired),
         *[Block("p", f"Note: {n}") for n in grouped_notes(analysis)],
         Block(
             "table",
@@ -363,6 +355,27 @@ def families_phrase(analysis: Analysis) -> str:
             parts.append(f"{what} ({plural(m, 'test')})")
     parts += other_families(analysis)
     return "; ".join(parts) if parts else "none (no test was made)"
+
+
+def _sensitivity_block(analysis: Analysis, unit_word: str, paired: bool) -> Block:
+    """The mixed-model sensitivity table, or one line when no comparison has a mixed model
+    (the notes after it say why)."""
+    table = mixed_table(analysis)
+    if table.empty:
+        return Block(
+            "p",
+            "*Sensitivity: no comparison has a linear mixed model on the games; the notes "
+            "below say why.*",
+        )
+    return Block(
+        "table",
+        table,
+        "Sensitivity: a linear mixed model on the games (metric ~ condition, random "
+        f"effects for the {unit_word}"
+        + (" and the shared game seed" if paired else "")
+        + "; REML, Wald intervals), corrected over the same family; comparisons without one "
+        "are named in the notes below. 'agrees': the same verdict as the setup-mean test.",
+    )
 
 
 def _game_section(data: Any) -> list[Block]:

@@ -428,11 +428,29 @@ def exploratory_notes(analysis: Analysis) -> list[str]:
 
 
 def grouped_notes(analysis: Analysis) -> list[str]:
-    """One line per cause: each distinct note of the comparisons with the rows it concerns."""
+    """One line per cause: each distinct note of the comparisons with the rows it concerns,
+    a lineup's rows named as the lineup when the note concerns all of them, and every
+    comparison named as such."""
     pw = analysis.pairwise
-    causes: dict[str, list[str]] = {}
-    for _, r in pw.iterrows():
-        for note in filter(None, str(r["note"]).split("; ")):
-            where = f"{r['lineup']} / {r['metric']} ({r['condition1']} vs {r['condition2']})"
-            causes.setdefault(note, []).append(where)
-    return [f"{note}: {', '.join(rows)}." for note, rows in causes.items()]
+    causes: dict[str, list[int]] = {}
+    for i, note_text in enumerate(pw["note"]):
+        for note in filter(None, str(note_text).split("; ")):
+            causes.setdefault(note, []).append(i)
+    lineup_rows = pw.groupby("lineup", sort=False).size().to_dict()
+    lines = []
+    for note, rows in causes.items():
+        if len(rows) == len(pw):
+            lines.append(f"{note} (every comparison).")
+            continue
+        concerned = pw.iloc[rows]
+        named = []
+        for lineup, part in concerned.groupby("lineup", sort=False):
+            if len(part) == lineup_rows[lineup]:
+                named.append(f"every comparison of lineup {lineup}")
+            else:
+                named += [
+                    f"{lineup} / {r.metric} ({r.condition1} vs {r.condition2})"
+                    for r in part.itertuples()
+                ]
+        lines.append(f"{note}: {', '.join(named)}.")
+    return lines

@@ -84,12 +84,16 @@ def main_table(analysis: Analysis) -> pd.DataFrame:
 
 
 def mixed_table(analysis: Analysis) -> pd.DataFrame:
-    """The mixed-effects sensitivity check beside the setup-mean test."""
+    """The mixed-effects sensitivity check beside the setup-mean test: one row per comparison
+    a mixed model was fitted for (the notes say why the others have none); no rows if none
+    was."""
     pw = analysis.pairwise
     if pw.empty:
         return pd.DataFrame({"comparison": ["none: the run has one condition"]})
+    dec_of = metric_decimals(pw)
+    pw = pw[pw["mixed_p"].notna()]
     mixed_sig = pw["mixed_p_adj"] < analysis.data.config["comparisons"]["alpha"]
-    dec = [metric_decimals(pw)[m] for m in pw["metric"]]
+    dec = [dec_of[m] for m in pw["metric"]]
     return pd.DataFrame(
         {
             "lineup": pw["lineup"],
@@ -104,8 +108,7 @@ def mixed_table(analysis: Analysis) -> pd.DataFrame:
             ],
             f"p ({correction_short(analysis)})": [p_value(v) for v in pw["mixed_p_adj"]],
             "agrees": [
-                MISSING if np.isnan(p) else "yes" if m == s else "NO"
-                for p, m, s in zip(pw["mixed_p"], mixed_sig, pw["significant"], strict=True)
+                "yes" if m == s else "NO" for m, s in zip(mixed_sig, pw["significant"], strict=True)
             ],
         }
     )
